@@ -1,0 +1,67 @@
+#include "allocator.hpp"
+
+#include <stdexcept>
+
+namespace nwn {
+
+Allocator::Allocator(const AllocatorParams& p)
+    : inputs_(p.inputs),
+      outputs_(p.outputs),
+      iterations_(p.iterations),
+      row_words_(bits::words_for(p.outputs)),
+      col_words_(bits::words_for(p.inputs)),
+      rows_(std::size_t(p.inputs) * row_words_, 0),
+      cols_(std::size_t(p.outputs) * col_words_, 0),
+      in_grant_(p.inputs, -1),
+      out_grant_(p.outputs, -1) {
+  if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument("allocator needs at least one input and one output");
+  active_inputs_.reserve(p.inputs);
+  touched_outputs_.reserve(p.outputs);
+}
+
+void Allocator::clear() {
+  for (int in : active_inputs_) {
+    for (int w = 0; w < row_words_; ++w) rows_[std::size_t(in) * row_words_ + w] = 0;
+    in_grant_[in] = -1;
+  }
+  for (int out : touched_outputs_) {
+    for (int w = 0; w < col_words_; ++w) cols_[std::size_t(out) * col_words_ + w] = 0;
+    out_grant_[out] = -1;
+  }
+  active_inputs_.clear();
+  touched_outputs_.clear();
+}
+
+void Allocator::request(int in, int out) {
+  std::uint64_t* r = &rows_[std::size_t(in) * row_words_];
+  std::uint64_t* c = &cols_[std::size_t(out) * col_words_];
+  if (!bits::any(r, row_words_)) active_inputs_.push_back(in);
+  if (!bits::any(c, col_words_)) touched_outputs_.push_back(out);
+  bits::set(r, out);
+  bits::set(c, in);
+}
+
+void Allocator::allocate() {
+  if (active_inputs_.empty()) return;
+  compute();
+}
+
+std::map<std::string, AllocatorFactory>& allocator_registry() {
+  static std::map<std::string, AllocatorFactory> registry;
+  return registry;
+}
+
+std::unique_ptr<Allocator> make_allocator(const std::string& name, const AllocatorParams& p) {
+  auto& reg = allocator_registry();
+  auto it = reg.find(name);
+  if (it == reg.end()) throw std::invalid_argument("unknown allocator '" + name + "'");
+  return it->second(p);
+}
+
+std::vector<std::string> allocator_names() {
+  std::vector<std::string> names;
+  for (auto& [name, f] : allocator_registry()) names.push_back(name);
+  return names;
+}
+
+}  // namespace nwn

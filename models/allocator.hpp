@@ -1,0 +1,79 @@
+// Allocators match requesters (inputs) to resources (outputs): a grant set in
+// which every input and every output appears at most once. They are used for
+// both VC allocation (input VCs x output VCs) and switch allocation (crossbar
+// inputs x outputs). The request matrix and grant vectors are the whole
+// interface, so an RTL allocator (tb/) can stand in for a C++ one.
+//
+// Algorithms register themselves by name (see NWN_REGISTER_ALLOCATOR).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bits.hpp"
+
+namespace nwn {
+
+struct AllocatorParams {
+  int inputs = 1;
+  int outputs = 1;
+  int iterations = 1;  // iSLIP iterations (ignored by single-pass allocators)
+};
+
+class Allocator {
+ public:
+  explicit Allocator(const AllocatorParams& p);
+  virtual ~Allocator() = default;
+
+  int inputs() const { return inputs_; }
+  int outputs() const { return outputs_; }
+
+  // Requests for one allocation round.
+  void clear();
+  void request(int in, int out);
+  bool requested(int in, int out) const { return bits::test(row(in), out); }
+  bool has_requests() const { return !active_inputs_.empty(); }
+
+  // Compute grants from the current requests and update priority state.
+  void allocate();
+
+  int grant_of_input(int in) const { return in_grant_[in]; }
+  int grant_of_output(int out) const { return out_grant_[out]; }
+  const std::vector<int>& active_inputs() const { return active_inputs_; }
+
+ protected:
+  virtual void compute() = 0;  // fills in_grant_/out_grant_ via grant()
+  void grant(int in, int out) { in_grant_[in] = out; out_grant_[out] = in; }
+
+  const std::uint64_t* row(int in) const { return &rows_[std::size_t(in) * row_words_]; }
+  const std::uint64_t* col(int out) const { return &cols_[std::size_t(out) * col_words_]; }
+  const std::vector<int>& touched_outputs() const { return touched_outputs_; }
+
+  int inputs_, outputs_, iterations_;
+
+ private:
+  int row_words_, col_words_;
+  std::vector<std::uint64_t> rows_;  // inputs x outputs
+  std::vector<std::uint64_t> cols_;  // outputs x inputs (transpose)
+  std::vector<int> active_inputs_;   // inputs with at least one request
+  std::vector<int> touched_outputs_;  // outputs with at least one request
+  std::vector<int> in_grant_, out_grant_;
+};
+
+using AllocatorFactory = std::function<std::unique_ptr<Allocator>(const AllocatorParams&)>;
+
+// Name -> factory. Adding an allocator touches only its own file.
+std::map<std::string, AllocatorFactory>& allocator_registry();
+std::unique_ptr<Allocator> make_allocator(const std::string& name, const AllocatorParams& p);
+std::vector<std::string> allocator_names();
+
+struct AllocatorRegistration {
+  AllocatorRegistration(const std::string& name, AllocatorFactory f) {
+    allocator_registry()[name] = std::move(f);
+  }
+};
+
+}  // namespace nwn

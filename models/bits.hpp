@@ -1,0 +1,43 @@
+// Word-array bit sets for request and grant masks of arbiters and allocators.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace nwn::bits {
+
+inline int words_for(int nbits) { return (nbits + 63) / 64; }
+inline void set(std::uint64_t* w, int i) { w[i >> 6] |= std::uint64_t{1} << (i & 63); }
+inline void reset(std::uint64_t* w, int i) { w[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+inline bool test(const std::uint64_t* w, int i) { return (w[i >> 6] >> (i & 63)) & 1U; }
+
+inline bool any(const std::uint64_t* w, int nwords) {
+  for (int i = 0; i < nwords; ++i)
+    if (w[i]) return true;
+  return false;
+}
+
+// First set bit at index >= from, or -1.
+inline int find_from(const std::uint64_t* w, int nbits, int from) {
+  if (from >= nbits) return -1;
+  int wi = from >> 6;
+  std::uint64_t word = w[wi] & (~std::uint64_t{0} << (from & 63));
+  const int nwords = words_for(nbits);
+  while (true) {
+    if (word) {
+      int i = (wi << 6) + __builtin_ctzll(word);
+      return i < nbits ? i : -1;
+    }
+    if (++wi >= nwords) return -1;
+    word = w[wi];
+  }
+}
+
+// Round-robin search: first set bit at or after `start`, wrapping around; -1 if none.
+inline int find_cyclic(const std::uint64_t* w, int nbits, int start) {
+  int i = find_from(w, nbits, start);
+  if (i >= 0) return i;
+  i = find_from(w, nbits, 0);
+  return (i >= 0 && i < start) ? i : -1;
+}
+
+}  // namespace nwn::bits

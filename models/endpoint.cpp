@@ -1,0 +1,245 @@
+#include "endpoint.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "ring.hpp"
+
+namespace nwn {
+
+// The network side of a terminal: source queue, flit injection with credits,
+// and ejection with packet delivery on the tail flit.
+class NetworkInterface : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<NetworkInterface> from_terminal;
+  tlm_utils::simple_initiator_socket<NetworkInterface> to_terminal;
+
+  NetworkInterface(sc_core::sc_module_name name, int id, const EndpointParams& p, Endpoints* owner)
+      : sc_module(name),
+        from_terminal("from_terminal"),
+        to_terminal("to_terminal"),
+        id_(id),
+        params_(p),
+        owner_(owner),
+        inject_(std::string(name) + ".inject", p.inject_link),
+        eject_(std::string(name) + ".eject", p.eject_link),
+        queue_(16),
+        credits_(p.vcs, p.router_buffer_depth_flits) {
+    from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
+    inject_.set_sender(owner);
+    eject_.set_receiver(owner);
+    deliver_ext_ = new PacketExtension;
+    deliver_.set_extension(deliver_ext_);
+  }
+
+  Link* inject_link() { return &inject_; }
+  Link* eject_link() { return &eject_; }
+  bool busy() const { return !queue_.empty(); }
+  std::uint64_t queued_flits() const {
+    std::uint64_t n = 0;
+    for (std::size_t i = 0; i < queue_.size(); ++i) n += queue_.at(i).size_flits;
+    return n - sent_of_current_;
+  }
+  Cycle next_arrival() const { return std::min(eject_.next_flit_arrival(), inject_.next_credit_arrival()); }
+  std::uint64_t ejected() const { return ejected_; }
+  std::uint64_t window_ejected() const { return window_ejected_; }
+
+  void step(Cycle now) {
+    while (inject_.credit_ready(now)) ++credits_[inject_.pop_credit()];
+    while (eject_.flit_ready(now)) receive(eject_.pop_flit(), now);
+    if (!queue_.empty() && inject_.can_send(now)) inject(now);
+  }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+    const PacketExtension* ext = nullptr;
+    trans.get_extension(ext);
+    if (!ext) {
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    queue_.push(*ext);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+
+  void inject(Cycle now) {
+    PacketExtension& p = queue_.front();
+    if (sent_of_current_ == 0) {
+      // Virtual cut-through takes a VC only when the whole packet fits.
+      const int need = params_.wormhole ? 1 : p.size_flits;
+      int chosen = -1;
+      for (int i = 0; i < params_.vcs; ++i) {
+        const int vc = (vc_pointer_ + i) % params_.vcs;
+        if (credits_[vc] >= need) {
+          chosen = vc;
+          break;
+        }
+      }
+      if (chosen < 0) return;
+      vc_ = chosen;
+      vc_pointer_ = (chosen + 1) % params_.vcs;
+      p.injected_cycle = now;
+    }
+    if (credits_[vc_] <= 0) return;
+    Flit f;
+    f.packet_id = p.packet_id;
+    f.created_cycle = p.created_cycle;
+    f.injected_cycle = p.injected_cycle;
+    f.src = p.src;
+    f.dst = p.dst;
+    f.vc = std::int16_t(vc_);
+    f.packet_flits = p.size_flits;
+    f.cls = p.cls;
+    f.measured = p.measured;
+    f.head = sent_of_current_ == 0;
+    f.tail = sent_of_current_ + 1 == p.size_flits;
+    --credits_[vc_];
+    inject_.send(f, now);
+    if (f.tail) {
+      queue_.pop();
+      sent_of_current_ = 0;
+    } else {
+      ++sent_of_current_;
+    }
+  }
+
+  void receive(const Flit& f, Cycle now) {
+    if (f.dst != id_) throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) +
+                                             " for node " + std::to_string(f.dst) + " ejected at node " +
+                                             std::to_string(id_));
+    ++ejected_;
+    ++owner_->ejected_flits_;
+    if (now >= owner_->measure_begin_ && now < owner_->measure_end_) ++window_ejected_;
+    if (!f.tail) return;
+    PacketExtension& e = *deliver_ext_;
+    e.packet_id = f.packet_id;
+    e.src = f.src;
+    e.dst = f.dst;
+    e.size_flits = f.packet_flits;
+    e.cls = f.cls;
+    e.measured = f.measured;
+    e.created_cycle = f.created_cycle;
+    e.injected_cycle = f.injected_cycle;
+    e.delivered_cycle = now;
+    e.hops = f.hops;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    to_terminal->b_transport(deliver_, delay);
+  }
+
+  int id_;
+  EndpointParams params_;
+  Endpoints* owner_;
+  Link inject_, eject_;
+  Ring<PacketExtension> queue_;  // unbounded source queue
+  std::vector<int> credits_;     // router input buffer space per VC
+  int vc_ = 0, vc_pointer_ = 0;
+  std::uint64_t sent_of_current_ = 0;
+  std::uint64_t ejected_ = 0, window_ejected_ = 0;
+  tlm::tlm_generic_payload deliver_;
+  PacketExtension* deliver_ext_;  // owned by deliver_
+};
+
+Terminal::Terminal(sc_core::sc_module_name name, int id, PacketObserver* observer)
+    : sc_module(name), to_ni("to_ni"), from_ni("from_ni"), id_(id), observer_(observer) {
+  from_ni.register_b_transport(this, &Terminal::b_transport);
+}
+
+void Terminal::send(tlm::tlm_generic_payload& trans) {
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  to_ni->b_transport(trans, delay);
+  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE)
+    throw std::logic_error(name() + std::string(": network interface refused a packet"));
+}
+
+void Terminal::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  const PacketExtension* ext = nullptr;
+  trans.get_extension(ext);
+  if (!ext || ext->dst != id_) throw std::logic_error(name() + std::string(": misdelivered packet"));
+  observer_->on_delivered(*ext);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
+                     PacketObserver* observer, const Clock& clock)
+    : sc_module(name), next_creation_(nodes, kNever), workload_(workload), observer_(observer), clock_(clock) {
+  for (int n = 0; n < nodes; ++n) {
+    terminals_.push_back(std::make_unique<Terminal>(("terminal" + std::to_string(n)).c_str(), n, observer));
+    nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), n, p, this));
+    terminals_[n]->to_ni.bind(nis_[n]->from_terminal);
+    nis_[n]->to_terminal.bind(terminals_[n]->from_ni);
+    next_creation_[n] = workload_->next_creation(n, 0);
+  }
+  ext_ = new PacketExtension;
+  trans_.set_extension(ext_);
+  trans_.set_command(tlm::TLM_WRITE_COMMAND);
+  SC_METHOD(tick);
+}
+
+Endpoints::~Endpoints() = default;
+
+Link* Endpoints::inject_link(int node) { return nis_.at(node)->inject_link(); }
+Link* Endpoints::eject_link(int node) { return nis_.at(node)->eject_link(); }
+
+std::uint64_t Endpoints::queued_flits() const {
+  std::uint64_t n = 0;
+  for (auto& ni : nis_) n += ni->queued_flits();
+  return n;
+}
+std::uint64_t Endpoints::ejected_flits_of(int node) const { return nis_.at(node)->ejected(); }
+std::uint64_t Endpoints::window_ejected_flits_of(int node) const { return nis_.at(node)->window_ejected(); }
+
+void Endpoints::wake_at(Cycle cycle) {
+  if (!sleeping_) return;
+  const Cycle now = clock_.now();
+  wake_.notify(clock_.delay(cycle > now ? cycle - now : 0));
+}
+
+void Endpoints::create_packets(int node, Cycle now) {
+  while (next_creation_[node] <= now) {
+    const PacketSpec spec = workload_->make_packet(node, now);
+    PacketExtension& e = *ext_;
+    e = PacketExtension{};
+    e.packet_id = next_packet_id_++;
+    e.src = node;
+    e.dst = spec.dst;
+    e.size_flits = std::uint16_t(spec.size_flits);
+    e.cls = std::uint8_t(spec.cls);
+    e.created_cycle = now;
+    e.measured = now >= measure_begin_ && now < measure_end_;
+    created_flits_ += spec.size_flits;
+    if (e.measured) window_created_flits_ += spec.size_flits;
+    observer_->on_created(e);
+    terminals_[node]->send(trans_);
+    next_creation_[node] = workload_->next_creation(node, now + 1);
+  }
+}
+
+void Endpoints::tick() {
+  const Cycle now = clock_.now();
+  if (now == last_cycle_) {
+    next_trigger(clock_.period);
+    return;
+  }
+  last_cycle_ = now;
+  sleeping_ = false;
+  bool busy = false;
+  Cycle next = kNever;
+  for (int n = 0; n < int(nis_.size()); ++n) {
+    create_packets(n, now);
+    nis_[n]->step(now);
+    busy = busy || nis_[n]->busy();
+    next = std::min(next, std::min(next_creation_[n], nis_[n]->next_arrival()));
+  }
+  if (busy || next <= now + 1) {
+    next_trigger(clock_.period);
+    return;
+  }
+  sleeping_ = true;
+  if (next == kNever) {
+    next_trigger(wake_);
+  } else {
+    next_trigger(clock_.delay(next - now), wake_);
+  }
+}
+
+}  // namespace nwn

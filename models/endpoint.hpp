@@ -1,0 +1,135 @@
+// Terminals and network interfaces, joined by TLM-2.0 sockets.
+//
+// A Terminal is a TLM initiator: when its workload creates a packet, it hands
+// it to its NetworkInterface as a tlm_generic_payload carrying a
+// PacketExtension (destination, size, class, times). The NetworkInterface
+// keeps an unbounded source queue (open-loop measurement), cuts packets into
+// flits, injects them with credit flow control, reassembles arriving flits
+// and delivers each packet to its Terminal's target socket when the tail
+// arrives. All terminals and interfaces are stepped by one SystemC method,
+// which sleeps while nothing is queued or arriving.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "clock.hpp"
+#include "link.hpp"
+
+namespace nwn {
+
+struct PacketExtension : tlm::tlm_extension<PacketExtension> {
+  std::uint64_t packet_id = 0;
+  std::int32_t src = -1, dst = -1;
+  std::uint16_t size_flits = 1;
+  std::uint8_t cls = 0;
+  bool measured = false;
+  Cycle created_cycle = 0, injected_cycle = 0, delivered_cycle = 0;
+  std::uint32_t hops = 0;  // crossbar traversals of the head flit
+
+  tlm::tlm_extension_base* clone() const override { return new PacketExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const PacketExtension&>(other);
+  }
+};
+
+struct PacketSpec {
+  int dst = -1;
+  int size_flits = 1;
+  int cls = 0;
+};
+
+// What terminals send: the open-loop or trace workload, owned by sim/.
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // First cycle >= `after` at which node creates a packet, or kNever.
+  virtual Cycle next_creation(int node, Cycle after) = 0;
+  virtual PacketSpec make_packet(int node, Cycle now) = 0;
+};
+
+// Receives delivered packets (statistics live in sim/).
+class PacketObserver {
+ public:
+  virtual ~PacketObserver() = default;
+  virtual void on_created(const PacketExtension& p) = 0;
+  virtual void on_delivered(const PacketExtension& p) = 0;
+};
+
+struct EndpointParams {
+  int vcs = 4;
+  int router_buffer_depth_flits = 16;  // depth per VC of the router input buffer
+  bool wormhole = false;
+  LinkParams inject_link;  // NI -> router
+  LinkParams eject_link;   // router -> NI
+};
+
+class NetworkInterface;
+
+class Terminal : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<Terminal> to_ni;
+  tlm_utils::simple_target_socket<Terminal> from_ni;
+
+  Terminal(sc_core::sc_module_name name, int id, PacketObserver* observer);
+  // Hands one packet to the network interface through the TLM socket.
+  void send(tlm::tlm_generic_payload& trans);
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  int id_;
+  PacketObserver* observer_;
+};
+
+class Endpoints : public sc_core::sc_module, public Wakeable {
+ public:
+  SC_HAS_PROCESS(Endpoints);
+  Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
+            PacketObserver* observer, const Clock& clock);
+  ~Endpoints() override;
+
+  int nodes() const { return int(nis_.size()); }
+  Link* inject_link(int node);  // connect to the router input
+  Link* eject_link(int node);   // connect to the router output
+
+  // Packets created in [begin, end) are marked for measurement.
+  void set_measure_window(Cycle begin, Cycle end) { measure_begin_ = begin; measure_end_ = end; }
+
+  void wake_at(Cycle cycle) override;
+
+  std::uint64_t created_flits() const { return created_flits_; }
+  std::uint64_t ejected_flits() const { return ejected_flits_; }
+  std::uint64_t queued_flits() const;  // created but not yet injected
+  std::uint64_t ejected_flits_of(int node) const;
+  // Flits each node ejected during the measurement window.
+  std::uint64_t window_ejected_flits_of(int node) const;
+  std::uint64_t window_created_flits() const { return window_created_flits_; }
+
+ private:
+  void tick();
+  void create_packets(int node, Cycle now);
+
+  std::vector<std::unique_ptr<Terminal>> terminals_;
+  std::vector<std::unique_ptr<NetworkInterface>> nis_;
+  std::vector<Cycle> next_creation_;
+  Workload* workload_;
+  PacketObserver* observer_;
+  Clock clock_;
+  tlm::tlm_generic_payload trans_;  // reused for every packet: no allocation
+  PacketExtension* ext_;            // owned by trans_
+  std::uint64_t next_packet_id_ = 0;
+  std::uint64_t created_flits_ = 0, ejected_flits_ = 0, window_created_flits_ = 0;
+  Cycle measure_begin_ = kNever, measure_end_ = kNever;
+  sc_core::sc_event wake_;
+  bool sleeping_ = false;
+  Cycle last_cycle_ = kNever;
+  friend class NetworkInterface;
+};
+
+}  // namespace nwn

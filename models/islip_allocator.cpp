@@ -1,0 +1,76 @@
+// iSLIP (McKeown 1999): request, grant, accept, repeated for a configurable
+// number of iterations. Each output grants the requesting unmatched input
+// next in its round-robin order; each input accepts the granting output next
+// in its order. Pointers move (to one past the partner) only for grants
+// accepted in the first iteration, which is what desynchronises the pointers
+// and gives iSLIP its 100% throughput under uniform traffic.
+#include <vector>
+
+#include "allocator.hpp"
+#include "arbiter.hpp"
+
+namespace nwn {
+namespace {
+
+class IslipAllocator final : public Allocator {
+ public:
+  explicit IslipAllocator(const AllocatorParams& p)
+      : Allocator(p),
+        accept_arb_(p.inputs, RoundRobinArbiter(p.outputs)),
+        grant_arb_(p.outputs, RoundRobinArbiter(p.inputs)),
+        in_words_(bits::words_for(p.inputs)),
+        out_words_(bits::words_for(p.outputs)),
+        unmatched_in_(in_words_, 0),
+        offers_(std::size_t(p.inputs) * out_words_, 0),
+        mask_(in_words_, 0) {}
+
+ private:
+  std::uint64_t* offers(int in) { return &offers_[std::size_t(in) * out_words_]; }
+
+  void compute() override {
+    for (int in : active_inputs()) bits::set(unmatched_in_.data(), in);
+    for (int it = 0; it < iterations_; ++it) {
+      bool any_offer = false;
+      for (int out : touched_outputs()) {
+        if (grant_of_output(out) >= 0) continue;
+        const std::uint64_t* c = col(out);
+        for (int w = 0; w < in_words_; ++w) mask_[w] = c[w] & unmatched_in_[w];
+        int in = grant_arb_[out].arbitrate(mask_.data());
+        if (in < 0) continue;
+        bits::set(offers(in), out);
+        any_offer = true;
+      }
+      if (!any_offer) break;
+      for (int in : active_inputs()) {
+        if (grant_of_input(in) >= 0) continue;
+        std::uint64_t* o = offers(in);
+        int out = accept_arb_[in].arbitrate(o);
+        if (out < 0) continue;
+        grant(in, out);
+        bits::reset(unmatched_in_.data(), in);
+        for (int w = 0; w < out_words_; ++w) o[w] = 0;
+        if (it == 0) {
+          accept_arb_[in].update(out);
+          grant_arb_[out].update(in);
+        }
+      }
+      // Offers to inputs that were matched earlier are stale; clear all.
+      for (int in : active_inputs())
+        for (int w = 0; w < out_words_; ++w) offers(in)[w] = 0;
+    }
+    for (int in : active_inputs()) bits::reset(unmatched_in_.data(), in);
+  }
+
+  std::vector<RoundRobinArbiter> accept_arb_, grant_arb_;
+  int in_words_, out_words_;
+  std::vector<std::uint64_t> unmatched_in_;
+  std::vector<std::uint64_t> offers_;
+  std::vector<std::uint64_t> mask_;
+};
+
+AllocatorRegistration reg_islip("islip", [](const AllocatorParams& p) {
+  return std::unique_ptr<Allocator>(new IslipAllocator(p));
+});
+
+}  // namespace
+}  // namespace nwn

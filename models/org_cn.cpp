@@ -1,0 +1,41 @@
+// cn: the canonical crossbar, one k x k input-buffered subswitch.
+#include "organization.hpp"
+
+namespace nwn {
+namespace {
+
+class DirectRouting final : public InternalRouting {
+ public:
+  RouteDecision route(int, int, Flit& head) override {
+    return {head.router_out, head.router_vc_lo, head.router_vc_hi};
+  }
+};
+
+Organization make_cn(const OrganizationParams& p) {
+  Organization org;
+  SwitchDescription& d = org.description;
+  d.org = p.name;
+  d.radix = p.radix;
+  SubswitchSpec xbar;
+  xbar.name = "xbar";
+  xbar.inputs = xbar.outputs = p.radix;
+  xbar.vc_depth_flits = p.port_buffer_depth_flits;
+  xbar.rc_cycles = p.rc_cycles;
+  xbar.va_cycles = p.va_cycles;
+  xbar.sa_cycles = p.sa_cycles;
+  xbar.st_cycles = p.st_cycles;
+  xbar.port_buffers = true;
+  xbar.input_speedup = p.input_speedup;
+  d.subswitches.push_back(xbar);
+  for (int i = 0; i < p.radix; ++i) {
+    d.inputs.push_back({0, i});
+    d.outputs.push_back({0, i});
+  }
+  org.routing = std::make_unique<DirectRouting>();
+  return org;
+}
+
+OrganizationRegistration reg_cn("cn", make_cn);
+
+}  // namespace
+}  // namespace nwn

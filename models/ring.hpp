@@ -1,0 +1,54 @@
+// FIFO ring buffers. Storage is allocated when the ring is built or when it
+// grows past its high-water mark, never per element in steady state.
+#pragma once
+#include <cassert>
+#include <cstddef>
+#include <vector>
+
+namespace nwn {
+
+template <typename T>
+class Ring {
+ public:
+  explicit Ring(std::size_t capacity = 4) : slots_(round_up(capacity)) {}
+
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return slots_.size(); }
+
+  T& front() { assert(size_ > 0); return slots_[head_]; }
+  const T& front() const { assert(size_ > 0); return slots_[head_]; }
+  const T& at(std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+  T& at(std::size_t i) { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+
+  void push(const T& v) {
+    if (size_ == slots_.size()) grow();
+    slots_[(head_ + size_) & (slots_.size() - 1)] = v;
+    ++size_;
+  }
+  void pop() {
+    assert(size_ > 0);
+    head_ = (head_ + 1) & (slots_.size() - 1);
+    --size_;
+  }
+  void clear() { head_ = size_ = 0; }
+
+ private:
+  static std::size_t round_up(std::size_t n) {
+    std::size_t c = 1;
+    while (c < n) c <<= 1;
+    return c;
+  }
+  void grow() {
+    std::vector<T> bigger(slots_.size() * 2);
+    for (std::size_t i = 0; i < size_; ++i) bigger[i] = at(i);
+    slots_.swap(bigger);
+    head_ = 0;
+  }
+
+  std::vector<T> slots_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+};
+
+}  // namespace nwn

@@ -1,0 +1,125 @@
+#include "router.hpp"
+
+#include <ostream>
+#include <stdexcept>
+
+namespace nwn {
+
+Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, GlobalRouting* global,
+               const Clock& clock)
+    : sc_module(name), id_(id), org_(make_organization(p.org)), global_(global), clock_(clock) {
+  const SwitchDescription& d = org_.description;
+  for (std::size_t s = 0; s < d.subswitches.size(); ++s) {
+    const SubswitchSpec& spec = d.subswitches[s];
+    SubswitchParams sp;
+    sp.inputs = spec.inputs;
+    sp.outputs = spec.outputs;
+    sp.vcs = p.vcs;
+    sp.vc_depth_flits = spec.vc_depth_flits;
+    sp.wormhole = p.wormhole;
+    sp.switch_allocator = p.switch_allocator;
+    sp.vc_allocator = p.vc_allocator;
+    sp.allocator_iterations = p.allocator_iterations;
+    sp.input_speedup = spec.input_speedup;
+    sp.rc_cycles = spec.rc_cycles;
+    sp.va_cycles = spec.va_cycles;
+    sp.sa_cycles = spec.sa_cycles;
+    sp.st_cycles = spec.st_cycles;
+    subswitches_.push_back(std::make_unique<Subswitch>(std::string(basename()) + "." + spec.name, int(s), sp, this));
+    port_base_.push_back(int(router_input_of_.size()));
+    router_input_of_.resize(router_input_of_.size() + spec.inputs, -1);
+  }
+  for (std::size_t i = 0; i < d.inputs.size(); ++i)
+    router_input_of_[port_base_[d.inputs[i].ss] + d.inputs[i].port] = int(i);
+  for (const ChannelSpec& c : d.channels) {
+    LinkParams lp;
+    lp.latency_cycles = c.latency_cycles;
+    lp.credit_latency_cycles = c.latency_cycles;
+    lp.serialization_cycles = p.internal_serialization_cycles;
+    lp.length_mm = c.length_mm;
+    auto link = std::make_unique<Link>(std::string(basename()) + "." + d.subswitches[c.from_ss].name + "." +
+                                           std::to_string(c.from_port) + "->" + d.subswitches[c.to_ss].name + "." +
+                                           std::to_string(c.to_port),
+                                       lp);
+    link->set_sender(this);
+    link->set_receiver(this);
+    subswitches_[c.from_ss]->connect_output(c.from_port, link.get(), d.subswitches[c.to_ss].vc_depth_flits);
+    subswitches_[c.to_ss]->connect_input(c.to_port, link.get());
+    internal_.push_back(std::move(link));
+  }
+  SC_METHOD(tick);
+  dont_initialize();
+  sensitive << wake_;
+}
+
+void Router::attach_input(int port, Link* link) {
+  const PortAttachment& a = org_.description.inputs.at(port);
+  subswitches_[a.ss]->connect_input(a.port, link);
+  link->set_receiver(this);
+}
+
+void Router::attach_output(int port, Link* link, int downstream_depth_flits) {
+  const PortAttachment& a = org_.description.outputs.at(port);
+  subswitches_[a.ss]->connect_output(a.port, link, downstream_depth_flits);
+  link->set_sender(this);
+}
+
+void Router::wake_at(Cycle cycle) {
+  if (!sleeping_) return;
+  const Cycle now = clock_.now();
+  wake_.notify(clock_.delay(cycle > now ? cycle - now : 0));
+}
+
+RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
+  // Global and local route are computed together at the router input; the
+  // global decision travels in the head flit to the inner subswitches.
+  const int router_in = router_input_of_[port_base_[subswitch] + in_port];
+  if (router_in >= 0) global_->route(id_, router_in, head);
+  return org_.routing->route(subswitch, in_port, head);
+}
+
+void Router::tick() {
+  const Cycle now = clock_.now();
+  if (now == last_cycle_) {  // a wake notification landed on a cycle already run
+    next_trigger(clock_.period);
+    return;
+  }
+  last_cycle_ = now;
+  sleeping_ = false;
+  bool busy = false;
+  for (auto& ss : subswitches_) {
+    ss->cycle(now);
+    busy = busy || ss->has_flits();
+  }
+  if (busy) {
+    next_trigger(clock_.period);
+    return;
+  }
+  Cycle next = kNever;
+  for (auto& ss : subswitches_) next = std::min(next, ss->next_arrival());
+  sleeping_ = true;
+  if (next == kNever) {
+    next_trigger(wake_);
+  } else {
+    next_trigger(clock_.delay(next > now ? next - now : 1), wake_);
+  }
+}
+
+std::uint64_t Router::buffered_flits() const {
+  std::uint64_t n = 0;
+  for (auto& ss : subswitches_) n += ss->buffered_flits();
+  return n;
+}
+
+std::uint64_t Router::crossbar_flits() const {
+  std::uint64_t n = 0;
+  for (auto& ss : subswitches_) n += ss->activity().crossbar_flits;
+  return n;
+}
+
+void Router::report_buffers(std::ostream& os) const {
+  for (auto& ss : subswitches_)
+    if (ss->has_flits()) ss->report_buffers(os);
+}
+
+}  // namespace nwn

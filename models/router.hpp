@@ -1,0 +1,68 @@
+// A router: the subswitches and internal links of its organization, run by a
+// single SystemC method. The method runs every cycle while any buffer holds a
+// flit, and sleeps otherwise until a link announces an arrival (wake_at), so
+// an idle router costs nothing.
+#pragma once
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "clock.hpp"
+#include "link.hpp"
+#include "organization.hpp"
+#include "subswitch.hpp"
+
+namespace nwn {
+
+struct RouterParams {
+  OrganizationParams org;
+  int vcs = 4;
+  bool wormhole = false;
+  std::string switch_allocator = "islip";
+  std::string vc_allocator = "islip";
+  int allocator_iterations = 1;
+  int internal_serialization_cycles = 1;  // flit cycles on internal channels
+};
+
+class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouting {
+ public:
+  SC_HAS_PROCESS(Router);
+  Router(sc_core::sc_module_name name, int id, const RouterParams& p, GlobalRouting* global, const Clock& clock);
+
+  int id() const { return id_; }
+  int radix() const { return int(org_.description.inputs.size()); }
+  const SwitchDescription& description() const { return org_.description; }
+  const std::vector<std::unique_ptr<Subswitch>>& subswitches() const { return subswitches_; }
+  const std::vector<std::unique_ptr<Link>>& internal_links() const { return internal_; }
+
+  // External channels. downstream_depth_flits = 0: the far end always accepts.
+  void attach_input(int port, Link* link);
+  void attach_output(int port, Link* link, int downstream_depth_flits);
+
+  void wake_at(Cycle cycle) override;
+  RouteDecision route(int subswitch, int in_port, Flit& head) override;
+
+  std::uint64_t buffered_flits() const;
+  std::uint64_t crossbar_flits() const;  // flit-hops inside this router
+  void report_buffers(std::ostream& os) const;
+
+ private:
+  void tick();
+
+  int id_;
+  Organization org_;
+  GlobalRouting* global_;
+  Clock clock_;
+  std::vector<std::unique_ptr<Subswitch>> subswitches_;
+  std::vector<std::unique_ptr<Link>> internal_;
+  std::vector<int> router_input_of_;  // (ss, port) -> router input port or -1, flattened
+  std::vector<int> port_base_;        // first flattened index of each subswitch's inputs
+  sc_core::sc_event wake_;
+  bool sleeping_ = true;  // until the first arrival
+  Cycle last_cycle_ = kNever;
+};
+
+}  // namespace nwn

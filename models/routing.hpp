@@ -1,0 +1,34 @@
+// Routing interfaces. A router computes the global route (which router output
+// port) and the local route (which subswitch output inside the router) at its
+// input, in one step, as in the paper; subswitches then only allocate and
+// traverse.
+#pragma once
+#include "flit.hpp"
+
+namespace nwn {
+
+struct RouteDecision {
+  int out_port = -1;  // subswitch output port
+  int vc_lo = 0;      // allowed output VCs [vc_lo, vc_hi]
+  int vc_hi = 0;
+};
+
+// Route of a head flit at one subswitch input; implemented by the router,
+// which combines the global routing with its organization's internal routing.
+class SubswitchRouting {
+ public:
+  virtual ~SubswitchRouting() = default;
+  virtual RouteDecision route(int subswitch, int in_port, Flit& head) = 0;
+};
+
+// The global route: which output port of router `router` a packet takes.
+// Implementations document their VC use and why they are deadlock-free.
+class GlobalRouting {
+ public:
+  virtual ~GlobalRouting() = default;
+  // Sets head.router_out and head.router_vc_lo/hi (the VCs the packet may use
+  // on that output); may keep routing state in head.route_aux.
+  virtual void route(int router, int in_port, Flit& head) = 0;
+};
+
+}  // namespace nwn

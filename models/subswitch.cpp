@@ -1,0 +1,223 @@
+#include "subswitch.hpp"
+
+#include <ostream>
+#include <stdexcept>
+
+namespace nwn {
+
+namespace {
+const char* state_name(int s) {
+  static const char* names[] = {"idle", "routing", "vc-alloc", "active"};
+  return names[s];
+}
+}  // namespace
+
+Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing)
+    : name_(std::move(name)), id_(id), params_(p), routing_(routing), in_(p.inputs), out_(p.outputs) {
+  if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument(name_ + ": a subswitch needs inputs and outputs");
+  if (p.vcs < 1) throw std::invalid_argument(name_ + ": vcs must be >= 1");
+  if (p.vc_depth_flits < 1) throw std::invalid_argument(name_ + ": vc_depth_flits must be >= 1");
+  if (p.input_speedup < 1 || p.input_speedup > p.vcs)
+    throw std::invalid_argument(name_ + ": input_speedup must be between 1 and the VC count");
+  vcs_.reserve(std::size_t(p.inputs) * p.vcs);
+  for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(p.vc_depth_flits)});
+  row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
+  row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
+  vc_alloc_ = make_allocator(p.vc_allocator, {p.inputs * p.vcs, p.outputs * p.vcs, p.allocator_iterations});
+  sw_alloc_ = make_allocator(p.switch_allocator, {p.inputs * p.input_speedup, p.outputs, p.allocator_iterations});
+}
+
+void Subswitch::connect_input(int port, Link* link) { in_.at(port).link = link; }
+
+void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits) {
+  OutputPort& o = out_.at(port);
+  o.link = link;
+  o.track_credits = downstream_depth_flits > 0;
+  o.credits.assign(params_.vcs, o.track_credits ? downstream_depth_flits : 0);
+  o.vc_owned.assign(params_.vcs, 0);
+}
+
+Cycle Subswitch::next_arrival() const {
+  Cycle next = kNever;
+  for (const auto& i : in_)
+    if (i.link) next = std::min(next, i.link->next_flit_arrival());
+  for (const auto& o : out_)
+    if (o.link) next = std::min(next, o.link->next_credit_arrival());
+  return next;
+}
+
+void Subswitch::cycle(Cycle now) {
+  receive(now);
+  if (buffered_flits_ == 0) return;
+  route_and_allocate_vcs(now);
+  allocate_switch(now);
+}
+
+void Subswitch::start_packet_if_any(InputVc& v, Cycle ready) {
+  if (v.q.empty()) {
+    v.state = VcState::Idle;
+    return;
+  }
+  v.state = VcState::Routing;
+  v.ready = ready;
+}
+
+void Subswitch::receive(Cycle now) {
+  for (int p = 0; p < params_.inputs; ++p) {
+    Link* link = in_[p].link;
+    while (link && link->flit_ready(now)) {
+      Flit f = link->pop_flit();
+      if (f.vc < 0 || f.vc >= params_.vcs)
+        throw std::logic_error(name_ + ": flit arrived on invalid VC " + std::to_string(f.vc));
+      InputVc& v = vc_at(p, f.vc);
+      if (int(v.q.size()) >= params_.vc_depth_flits)
+        throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " +
+                               std::to_string(f.vc) + " (credit protocol violated)");
+      v.q.push(f);
+      ++buffered_flits_;
+      ++activity_.buffer_writes;
+      if (v.state == VcState::Idle) {
+        if (!f.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
+        v.state = VcState::Routing;
+        v.ready = now + params_.rc_cycles;
+      }
+    }
+  }
+  for (auto& o : out_) {
+    while (o.link && o.link->credit_ready(now)) {
+      int vc = o.link->pop_credit();
+      if (o.track_credits) ++o.credits[vc];
+    }
+  }
+}
+
+void Subswitch::route_and_allocate_vcs(Cycle now) {
+  const int V = params_.vcs;
+  bool any = false;
+  for (int p = 0; p < params_.inputs; ++p) {
+    for (int vc = 0; vc < V; ++vc) {
+      InputVc& v = vc_at(p, vc);
+      if (v.state == VcState::Routing && v.ready <= now) {
+        RouteDecision r = routing_->route(id_, p, v.q.front());
+        if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
+          throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
+        v.out_port = std::int16_t(r.out_port);
+        v.vc_lo = std::int16_t(r.vc_lo);
+        v.vc_hi = std::int16_t(r.vc_hi);
+        v.state = VcState::VcAlloc;
+      }
+      if (v.state != VcState::VcAlloc || v.ready > now) continue;
+      const OutputPort& o = out_[v.out_port];
+      const int need = params_.wormhole ? 1 : v.q.front().packet_flits;
+      for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov) {
+        if (o.vc_owned[ov]) continue;
+        if (o.track_credits && o.credits[ov] < need) continue;
+        if (!any) {
+          vc_alloc_->clear();
+          any = true;
+        }
+        vc_alloc_->request(p * V + vc, v.out_port * V + ov);
+      }
+    }
+  }
+  if (!any) return;
+  vc_alloc_->allocate();
+  for (int req : vc_alloc_->active_inputs()) {
+    int g = vc_alloc_->grant_of_input(req);
+    if (g < 0) continue;
+    InputVc& v = vc_at(req / V, req % V);
+    v.out_vc = std::int16_t(g % V);
+    out_[v.out_port].vc_owned[v.out_vc] = 1;
+    v.state = VcState::Active;
+    v.ready = now + params_.va_cycles;
+  }
+}
+
+void Subswitch::allocate_switch(Cycle now) {
+  const int V = params_.vcs;
+  const int S = params_.input_speedup;
+  bool any = false;
+  for (int p = 0; p < params_.inputs; ++p) {
+    for (int vc = 0; vc < V; ++vc) {
+      InputVc& v = vc_at(p, vc);
+      if (v.state != VcState::Active || v.ready > now || v.q.empty()) continue;
+      const int row = p * S + vc % S;
+      if (row_busy_until_[row] > now) continue;
+      const OutputPort& o = out_[v.out_port];
+      if (o.track_credits && o.credits[v.out_vc] <= 0) continue;
+      if (!o.link->can_send(now)) continue;
+      if (!any) {
+        sw_alloc_->clear();
+        any = true;
+      }
+      sw_alloc_->request(row, v.out_port);
+    }
+  }
+  if (!any) return;
+  sw_alloc_->allocate();
+  for (int row : sw_alloc_->active_inputs()) {
+    const int out = sw_alloc_->grant_of_input(row);
+    if (out < 0) continue;
+    // Choose among this row's VCs that requested `out`, round-robin.
+    const int p = row / S;
+    const int first = row % S;
+    const int nrow_vcs = (V - first + S - 1) / S;
+    int& ptr = row_vc_pointer_[row];
+    for (int i = 0; i < nrow_vcs; ++i) {
+      const int k = (ptr + i) % nrow_vcs;
+      const int vc = first + k * S;
+      InputVc& v = vc_at(p, vc);
+      if (v.state != VcState::Active || v.ready > now || v.q.empty() || v.out_port != out) continue;
+      const OutputPort& o = out_[out];
+      if (o.track_credits && o.credits[v.out_vc] <= 0) continue;
+      traverse(p, vc, now);
+      row_busy_until_[row] = now + in_[p].link->params().serialization_cycles;
+      ptr = (k + 1) % nrow_vcs;
+      break;
+    }
+  }
+}
+
+void Subswitch::traverse(int port, int vc, Cycle now) {
+  InputVc& v = vc_at(port, vc);
+  OutputPort& o = out_[v.out_port];
+  Flit f = v.q.front();
+  v.q.pop();
+  --buffered_flits_;
+  ++activity_.buffer_reads;
+  ++activity_.crossbar_flits;
+  in_[port].link->send_credit(vc, now);
+  f.vc = v.out_vc;
+  ++f.hops;
+  if (o.track_credits) --o.credits[v.out_vc];
+  o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  if (f.tail) {
+    o.vc_owned[v.out_vc] = 0;
+    v.out_port = v.out_vc = -1;
+    start_packet_if_any(v, now + params_.rc_cycles);
+  }
+}
+
+void Subswitch::report_buffers(std::ostream& os) const {
+  for (int p = 0; p < params_.inputs; ++p) {
+    for (int vc = 0; vc < params_.vcs; ++vc) {
+      const InputVc& v = vc_at(p, vc);
+      if (v.q.empty()) continue;
+      const Flit& f = v.q.front();
+      os << "  " << name_ << " input " << p << " vc " << vc << ": " << v.q.size() << " flit(s), state "
+         << state_name(int(v.state));
+      if (v.out_port >= 0) {
+        const OutputPort& o = out_[v.out_port];
+        os << ", to output " << v.out_port;
+        if (v.out_vc >= 0) {
+          os << " vc " << v.out_vc;
+          if (o.track_credits) os << " (credits " << o.credits[v.out_vc] << ")";
+        }
+      }
+      os << "; front packet " << f.packet_id << " " << f.src << "->" << f.dst << (f.head ? " head" : " body")
+         << "\n";
+    }
+  }
+}
+
+}  // namespace nwn

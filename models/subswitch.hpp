@@ -1,0 +1,124 @@
+// A subswitch: an input-buffered crossbar with V virtual channels per input,
+// VC allocation and switch allocation, credit-based flow control, virtual
+// cut-through (default) or wormhole, and optional input speedup. Every
+// router organization is a set of subswitches joined by links; the canonical
+// crossbar is a router of one radix-k subswitch.
+//
+// Pipeline of a head flit written into the buffer at cycle a:
+//   route computation  : ready for VA at a + rc_cycles
+//   VC allocation (t_va): ready for SA at t_va + va_cycles
+//   switch allocation (t_sa): leaves on the output link at t_sa + sa_cycles + st_cycles
+// so the zero-load latency through a subswitch is the sum of the four stage
+// latencies, and body flits follow the head one serialization time apart.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "allocator.hpp"
+#include "link.hpp"
+#include "ring.hpp"
+#include "routing.hpp"
+
+namespace nwn {
+
+struct SubswitchParams {
+  int inputs = 2;
+  int outputs = 2;
+  int vcs = 4;
+  int vc_depth_flits = 16;
+  bool wormhole = false;  // false: virtual cut-through
+  std::string switch_allocator = "islip";
+  std::string vc_allocator = "islip";
+  int allocator_iterations = 1;
+  int input_speedup = 1;  // crossbar inputs per buffered input port
+  int rc_cycles = 1;
+  int va_cycles = 1;
+  int sa_cycles = 1;
+  int st_cycles = 1;
+};
+
+// Activity counted for the power model and the benchmark.
+struct SubswitchActivity {
+  std::uint64_t buffer_writes = 0;  // flits
+  std::uint64_t buffer_reads = 0;   // flits
+  std::uint64_t crossbar_flits = 0; // flits through the crossbar (flit-hops)
+};
+
+class Subswitch {
+ public:
+  Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing);
+
+  const std::string& name() const { return name_; }
+  int id() const { return id_; }
+  const SubswitchParams& params() const { return params_; }
+
+  // Wiring. An output without credit tracking (a terminal that always
+  // accepts) has downstream_depth_flits = 0.
+  void connect_input(int port, Link* link);
+  void connect_output(int port, Link* link, int downstream_depth_flits);
+  Link* input_link(int port) const { return in_[port].link; }
+  Link* output_link(int port) const { return out_[port].link; }
+
+  // One clock cycle: receive flits and credits, route, allocate, traverse.
+  void cycle(Cycle now);
+
+  bool has_flits() const { return buffered_flits_ > 0; }
+  std::uint64_t buffered_flits() const { return buffered_flits_; }
+  const SubswitchActivity& activity() const { return activity_; }
+  // Earliest cycle at which an input flit or output credit will arrive.
+  Cycle next_arrival() const;
+
+  // Lists every non-empty VC buffer: port, VC, state, route, credits, front packet.
+  void report_buffers(std::ostream& os) const;
+  // Visit every flit held in a buffer (for conservation checks).
+  template <typename F>
+  void for_each_buffered_flit(F&& f) const {
+    for (const auto& vc : vcs_)
+      for (std::size_t i = 0; i < vc.q.size(); ++i) f(vc.q.at(i));
+  }
+
+ private:
+  enum class VcState : std::uint8_t { Idle, Routing, VcAlloc, Active };
+  struct InputVc {
+    Ring<Flit> q;
+    VcState state = VcState::Idle;
+    Cycle ready = 0;
+    std::int16_t out_port = -1, out_vc = -1, vc_lo = 0, vc_hi = 0;
+  };
+  struct InputPort {
+    Link* link = nullptr;
+  };
+  struct OutputPort {
+    Link* link = nullptr;
+    bool track_credits = false;
+    std::vector<int> credits;          // per downstream VC
+    std::vector<std::uint8_t> vc_owned; // allocated to a packet in flight
+  };
+
+  InputVc& vc_at(int port, int vc) { return vcs_[std::size_t(port) * params_.vcs + vc]; }
+  const InputVc& vc_at(int port, int vc) const { return vcs_[std::size_t(port) * params_.vcs + vc]; }
+  void receive(Cycle now);
+  void route_and_allocate_vcs(Cycle now);
+  void allocate_switch(Cycle now);
+  void traverse(int port, int vc, Cycle now);
+  void start_packet_if_any(InputVc& v, Cycle ready);
+
+  std::string name_;
+  int id_;
+  SubswitchParams params_;
+  SubswitchRouting* routing_;
+  std::vector<InputPort> in_;
+  std::vector<OutputPort> out_;
+  std::vector<InputVc> vcs_;  // inputs x vcs
+  std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
+  std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
+  std::unique_ptr<Allocator> vc_alloc_;
+  std::unique_ptr<Allocator> sw_alloc_;
+  std::uint64_t buffered_flits_ = 0;
+  SubswitchActivity activity_;
+};
+
+}  // namespace nwn

@@ -1,0 +1,308 @@
+#include "config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "../models/allocator.hpp"
+#include "../models/organization.hpp"
+#include "traffic.hpp"
+
+namespace nwn {
+namespace {
+
+std::vector<KeySpec> build_schema() {
+  using V = ValueType;
+  auto fixed = [](std::vector<std::string> c) { return [c] { return c; }; };
+  return {
+      {"sim.seed", V::Int, "1", 0, 9.2e18, nullptr, "", "random seed; same config and seed give identical results"},
+      {"sim.warmup_cycles", V::Int, "2000", 0, 1e9, nullptr, "cycles", "cycles simulated before measurement starts"},
+      {"sim.measure_cycles", V::Int, "10000", 1, 1e9, nullptr, "cycles",
+       "measurement window: packets created in it are marked and measured"},
+      {"sim.drain_cap_cycles", V::Int, "20000", 0, 1e9, nullptr, "cycles",
+       "after the window, wait at most this long for marked packets; a point that does not drain is saturated"},
+      {"sim.watchdog_cycles", V::Int, "5000", 10, 1e9, nullptr, "cycles",
+       "flits in the network and no flit moving for this long ends the run with a report of the stuck buffers"},
+      {"sim.clock_ghz", V::Float, "5", 0.001, 1000, nullptr, "GHz", "datapath clock (the paper: 5 GHz)"},
+      {"traffic.pattern", V::String, "uniform", 0, 0, traffic_pattern_names, "", "destination pattern"},
+      {"traffic.load", V::Float, "0.5", 0, 1, nullptr, "fraction of channel capacity",
+       "offered load per node; 1.0 = one flit every serialization time of the terminal channel"},
+      {"traffic.size_mix", V::String, "fixed", 0, 0, fixed({"fixed", "bimodal"}), "",
+       "fixed: every packet has packet_flits flits; bimodal: half bimodal_small, half bimodal_large flits"},
+      {"traffic.packet_flits", V::Int, "1", 1, 4096, nullptr, "flits", "packet length for size_mix = fixed"},
+      {"traffic.bimodal_small_flits", V::Int, "1", 1, 4096, nullptr, "flits", "short packets of the bimodal mix"},
+      {"traffic.bimodal_large_flits", V::Int, "5", 1, 4096, nullptr, "flits", "long packets of the bimodal mix"},
+      {"traffic.hotspot_nodes", V::Int, "1", 1, 1e6, nullptr, "nodes",
+       "hotspot: nodes 0 .. hotspot_nodes-1 are the hot spots"},
+      {"traffic.hotspot_fraction", V::Float, "0.2", 0, 1, nullptr, "",
+       "hotspot: fraction of packets sent to a hot spot (the rest uniform)"},
+      {"router.org", V::String, "cn", 0, 0, organization_names, "", "switch organization (names as in the paper)"},
+      {"router.radix", V::Int, "64", 2, 4096, nullptr, "ports", "router radix k"},
+      {"router.vcs", V::Int, "4", 1, 64, nullptr, "VCs", "virtual channels per buffered port"},
+      {"router.vc_depth_flits", V::Int, "16", 1, 65536, nullptr, "flits", "input-port buffer depth per VC"},
+      {"router.subswitch_vc_depth_flits", V::Int, "16", 1, 65536, nullptr, "flits",
+       "subswitch buffer depth per VC (multi-subswitch organizations)"},
+      {"router.flow_control", V::String, "vct", 0, 0, fixed({"vct", "wormhole"}), "",
+       "vct: a packet takes a downstream VC only when all of it fits; wormhole: when the VC is free"},
+      {"router.switch_allocator", V::String, "islip", 0, 0, allocator_names, "", "switch allocation algorithm"},
+      {"router.vc_allocator", V::String, "islip", 0, 0, allocator_names, "", "VC allocation algorithm"},
+      {"router.allocator_iterations", V::Int, "1", 1, 64, nullptr, "", "iSLIP iterations"},
+      {"router.input_speedup", V::Int, "1", 1, 64, nullptr, "",
+       "crossbar inputs per input port (VC v uses crossbar input v mod speedup)"},
+      {"router.rc_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "route computation stage"},
+      {"router.va_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "VC allocation stage"},
+      {"router.sa_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch allocation stage"},
+      {"router.st_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch traversal stage"},
+      {"channel.latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "terminal channel latency, each way"},
+      {"channel.credit_latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "credit return latency"},
+      {"channel.width_bits", V::Int, "64", 1, 65536, nullptr, "bits", "datapath width (the paper: 64 bits at 5 GHz)"},
+      {"flit.bits", V::Int, "128", 1, 65536, nullptr, "bits",
+       "flit size; a flit occupies a channel for ceil(flit.bits / channel.width_bits) cycles"},
+  };
+}
+
+std::string type_name(ValueType t) {
+  switch (t) {
+    case ValueType::Int: return "an integer";
+    case ValueType::Float: return "a number";
+    case ValueType::Bool: return "true or false";
+    case ValueType::String: return "a string";
+  }
+  return "";
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string out;
+  for (auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string fmt_num(double x) {
+  if (x == std::floor(x) && std::fabs(x) < 1e15) return fmt::format("{}", std::int64_t(x));
+  return fmt::format("{}", x);
+}
+
+std::string allowed(const KeySpec& k) {
+  if (k.choices) return "one of: " + join(k.choices());
+  if (k.type == ValueType::Bool) return "true or false";
+  if (k.type == ValueType::String) return "a string";
+  std::string what = k.type == ValueType::Int ? "an integer" : "a number";
+  if (k.max >= 1e299) return what + " >= " + fmt_num(k.min);
+  return what + " from " + fmt_num(k.min) + " to " + fmt_num(k.max);
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    prev.swap(cur);
+  }
+  return prev[b.size()];
+}
+
+[[noreturn]] void unknown_key(const std::string& key, const std::string& origin) {
+  std::string best;
+  std::size_t best_d = 4;
+  for (auto& k : config_schema()) {
+    std::size_t d = edit_distance(key, k.key);
+    if (d < best_d) {
+      best_d = d;
+      best = k.key;
+    }
+  }
+  std::string section = key.substr(0, key.find('.'));
+  std::vector<std::string> same;
+  for (auto& k : config_schema())
+    if (k.key.compare(0, section.size() + 1, section + ".") == 0) same.push_back(k.key);
+  std::string msg = "config error: unknown key '" + key + "' (" + origin + ")";
+  if (!best.empty()) msg += "; did you mean '" + best + "'?";
+  if (!same.empty()) msg += " Keys in [" + section + "]: " + join(same);
+  else msg += " Run 'nwnsim config --keys' for the list.";
+  throw ConfigError(msg);
+}
+
+}  // namespace
+
+const std::vector<KeySpec>& config_schema() {
+  static const std::vector<KeySpec> schema = build_schema();
+  return schema;
+}
+
+const KeySpec* find_key(const std::string& key) {
+  for (auto& k : config_schema())
+    if (k.key == key) return &k;
+  return nullptr;
+}
+
+Config::Config() {
+  for (auto& k : config_schema()) set(k.key, k.default_value, "default");
+}
+
+void Config::set(const std::string& key, const std::string& text, const std::string& origin) {
+  const KeySpec* spec = find_key(key);
+  if (!spec) unknown_key(key, origin);
+  auto bad = [&]() -> ConfigError {
+    return ConfigError("config error: " + key + " = '" + text + "' (" + origin + "): must be " + allowed(*spec));
+  };
+  Value v;
+  switch (spec->type) {
+    case ValueType::Int: {
+      std::size_t pos = 0;
+      try {
+        v.i = std::stoll(text, &pos);
+      } catch (...) {
+        throw bad();
+      }
+      if (pos != text.size() || double(v.i) < spec->min || double(v.i) > spec->max) throw bad();
+      break;
+    }
+    case ValueType::Float: {
+      std::size_t pos = 0;
+      try {
+        v.f = std::stod(text, &pos);
+      } catch (...) {
+        throw bad();
+      }
+      if (pos != text.size() || !std::isfinite(v.f) || v.f < spec->min || v.f > spec->max) throw bad();
+      break;
+    }
+    case ValueType::Bool:
+      if (text == "true") v.b = true;
+      else if (text == "false") v.b = false;
+      else throw bad();
+      break;
+    case ValueType::String:
+      v.s = text;
+      if (spec->choices) {
+        auto c = spec->choices();
+        if (std::find(c.begin(), c.end(), text) == c.end() && !(key == "router.org" && !text.empty() &&
+                                                                  std::any_of(c.begin(), c.end(), [&](auto& p) {
+                                                                    return text.compare(0, p.size(), p) == 0;
+                                                                  })))
+          throw bad();
+      }
+      break;
+  }
+  values_[key] = v;
+}
+
+void Config::set_override(const std::string& assignment) {
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("config error: --set '" + assignment + "': expected key=value, e.g. --set router.vcs=2");
+  set(assignment.substr(0, eq), assignment.substr(eq + 1), "--set " + assignment);
+}
+
+void Config::load_string(const std::string& text, const std::string& origin) {
+  toml::table tbl;
+  try {
+    tbl = toml::parse(text, origin);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream os;
+    os << "config error: " << origin << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
+       << e.description();
+    throw ConfigError(os.str());
+  }
+  std::function<void(const toml::table&, const std::string&)> walk = [&](const toml::table& t,
+                                                                         const std::string& prefix) {
+    for (auto&& [k, node] : t) {
+      const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+      const std::string where = origin + ":" + std::to_string(node.source().begin.line);
+      if (auto sub = node.as_table()) {
+        walk(*sub, key);
+        continue;
+      }
+      const KeySpec* spec = find_key(key);
+      if (!spec) unknown_key(key, where);
+      std::string value;
+      if (auto s = node.as_string()) value = s->get();
+      else if (auto i = node.as_integer()) value = std::to_string(i->get());
+      else if (auto f = node.as_floating_point()) value = fmt::format("{}", f->get());
+      else if (auto b = node.as_boolean()) value = b->get() ? "true" : "false";
+      else throw ConfigError("config error: " + key + " (" + where + "): must be " + allowed(*spec));
+      if (spec->type == ValueType::String && !node.is_string())
+        throw ConfigError("config error: " + key + " = " + value + " (" + where + "): must be a quoted string, " +
+                          allowed(*spec));
+      set(key, value, where);
+    }
+  };
+  walk(tbl, "");
+}
+
+void Config::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("config error: cannot read config file '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  load_string(ss.str(), path);
+}
+
+const Config::Value& Config::value(const std::string& key, ValueType want) const {
+  const KeySpec* spec = find_key(key);
+  if (!spec || spec->type != want) throw std::logic_error("config: no key " + key + " of " + type_name(want));
+  return values_.at(key);
+}
+
+std::int64_t Config::get_int(const std::string& key) const { return value(key, ValueType::Int).i; }
+double Config::get_float(const std::string& key) const { return value(key, ValueType::Float).f; }
+bool Config::get_bool(const std::string& key) const { return value(key, ValueType::Bool).b; }
+const std::string& Config::get_string(const std::string& key) const { return value(key, ValueType::String).s; }
+
+std::string Config::text(const std::string& key) const {
+  const KeySpec* spec = find_key(key);
+  if (!spec) throw std::logic_error("config: no key " + key);
+  const Value& v = values_.at(key);
+  switch (spec->type) {
+    case ValueType::Int: return std::to_string(v.i);
+    case ValueType::Float: return fmt::format("{}", v.f);
+    case ValueType::Bool: return v.b ? "true" : "false";
+    case ValueType::String: return v.s;
+  }
+  return "";
+}
+
+std::string Config::to_toml() const {
+  std::string out, section;
+  for (auto& k : config_schema()) {
+    auto dot = k.key.find('.');
+    std::string sec = k.key.substr(0, dot);
+    if (sec != section) {
+      out += (section.empty() ? "" : "\n") + std::string("[") + sec + "]\n";
+      section = sec;
+    }
+    std::string v = text(k.key);
+    if (k.type == ValueType::String) v = "\"" + v + "\"";
+    out += k.key.substr(dot + 1) + " = " + v + "\n";
+  }
+  return out;
+}
+
+nlohmann::ordered_json Config::to_json() const {
+  nlohmann::ordered_json j;
+  for (auto& k : config_schema()) {
+    const Value& v = values_.at(k.key);
+    switch (k.type) {
+      case ValueType::Int: j[k.key] = v.i; break;
+      case ValueType::Float: j[k.key] = v.f; break;
+      case ValueType::Bool: j[k.key] = v.b; break;
+      case ValueType::String: j[k.key] = v.s; break;
+    }
+  }
+  return j;
+}
+
+std::string schema_markdown() {
+  std::string out = "| key | default | allowed | unit | meaning |\n|---|---|---|---|---|\n";
+  for (auto& k : config_schema())
+    out += "| `" + k.key + "` | " + k.default_value + " | " + allowed(k) + " | " + k.unit + " | " + k.doc + " |\n";
+  return out;
+}
+
+}  // namespace nwn

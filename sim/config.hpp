@@ -1,0 +1,72 @@
+// The configuration schema: every key, its type, default, range, unit and
+// meaning, in one table. The TOML loader, --set overrides, `nwnsim config
+// --keys`, the error messages and docs/CONFIG.md all read it. An unknown key
+// or an out-of-range value is an error that names the key, the value, where
+// it came from and what is allowed.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace nwn {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ValueType { Int, Float, Bool, String };
+
+struct KeySpec {
+  std::string key;  // section.name
+  ValueType type;
+  std::string default_value;
+  double min = -1e300, max = 1e300;
+  std::function<std::vector<std::string>()> choices;  // for enumerated strings
+  std::string unit;
+  std::string doc;
+};
+
+const std::vector<KeySpec>& config_schema();
+const KeySpec* find_key(const std::string& key);
+
+class Config {
+ public:
+  Config();  // every key at its default
+
+  void load_file(const std::string& path);
+  void load_string(const std::string& toml_text, const std::string& origin);
+  // "key=value" from the command line.
+  void set_override(const std::string& assignment);
+  void set(const std::string& key, const std::string& value, const std::string& origin);
+
+  std::int64_t get_int(const std::string& key) const;
+  double get_float(const std::string& key) const;
+  bool get_bool(const std::string& key) const;
+  const std::string& get_string(const std::string& key) const;
+  // The value as text, in the form `set` accepts.
+  std::string text(const std::string& key) const;
+
+  std::string to_toml() const;
+  nlohmann::ordered_json to_json() const;
+
+ private:
+  struct Value {
+    std::int64_t i = 0;
+    double f = 0;
+    bool b = false;
+    std::string s;
+  };
+  const Value& value(const std::string& key, ValueType want) const;
+  std::map<std::string, Value> values_;
+};
+
+// Markdown table of every key (docs/CONFIG.md is generated from this).
+std::string schema_markdown();
+
+}  // namespace nwn

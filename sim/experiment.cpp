@@ -1,0 +1,154 @@
+#include "experiment.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+#include "network.hpp"
+
+namespace nwn {
+
+nlohmann::ordered_json RunResult::to_json() const {
+  nlohmann::ordered_json j;
+  j["offered_load"] = offered_load;
+  j["offered_load_measured"] = offered_load_measured;
+  j["accepted_load"] = accepted_load;
+  j["accepted_min_node"] = accepted_min_node;
+  j["packets_measured"] = packets_measured;
+  j["latency_avg"] = latency_avg;
+  j["latency_p50"] = latency_p50;
+  j["latency_p99"] = latency_p99;
+  j["latency_max"] = latency_max;
+  j["network_latency_avg"] = network_latency_avg;
+  j["hops_avg"] = hops_avg;
+  j["drained"] = drained;
+  j["saturated"] = saturated;
+  j["cycles"] = cycles;
+  j["flits_created"] = flits_created;
+  j["flits_ejected"] = flits_ejected;
+  j["flits_queued"] = flits_queued;
+  j["flits_in_network"] = flits_in_network;
+  j["flit_hops"] = flit_hops;
+  return j;
+}
+
+nlohmann::ordered_json PerfResult::to_json() const {
+  nlohmann::ordered_json j;
+  j["wall_seconds"] = wall_seconds;
+  j["cycles_per_second"] = cycles_per_second;
+  j["flit_hops_per_second"] = flit_hops_per_second;
+  j["peak_rss_mb"] = peak_rss_mb;
+  return j;
+}
+
+namespace {
+
+class Runner {
+ public:
+  Runner(const Config& cfg, Network& net, const Clock& clock)
+      : net_(net), clock_(clock), watchdog_(Cycle(cfg.get_int("sim.watchdog_cycles"))) {}
+
+  // Simulates up to cycle `until` (exclusive), or until `done` returns true.
+  template <typename Done>
+  void run_until(Cycle until, Done done) {
+    const Cycle chunk = std::max<Cycle>(1, std::min<Cycle>(1000, watchdog_ / 4));
+    while (now() < until && !done()) {
+      const Cycle step = std::min(chunk, until - now());
+      sc_core::sc_start(clock_.delay(step));
+      check_progress();
+    }
+  }
+  Cycle now() const { return clock_.now(); }
+
+ private:
+  void check_progress() {
+    Endpoints& e = net_.endpoints();
+    const std::uint64_t progress = net_.flit_hops() + e.ejected_flits();
+    if (progress != last_progress_) {
+      last_progress_ = progress;
+      last_progress_cycle_ = now();
+      return;
+    }
+    const std::uint64_t in_flight = e.created_flits() - e.ejected_flits() - e.queued_flits();
+    if (in_flight > 0 && now() - last_progress_cycle_ >= watchdog_) {
+      std::ostringstream os;
+      os << "deadlock: " << in_flight << " flit(s) in the network and none moved for " << now() - last_progress_cycle_
+         << " cycles (cycle " << now() << "). Buffers holding flits:\n";
+      net_.report_stuck(os);
+      throw DeadlockError(os.str());
+    }
+  }
+
+  Network& net_;
+  Clock clock_;
+  Cycle watchdog_;
+  std::uint64_t last_progress_ = 0;
+  Cycle last_progress_cycle_ = 0;
+};
+
+}  // namespace
+
+RunResult run_experiment(const Config& cfg, PerfResult* perf) {
+  Clock clock;
+  clock.period = sc_core::sc_time(1000.0 / cfg.get_float("sim.clock_ghz"), sc_core::SC_PS);
+  std::unique_ptr<Network> net = make_network(cfg, clock);
+  Endpoints& e = net->endpoints();
+  const Cycle warmup = Cycle(cfg.get_int("sim.warmup_cycles"));
+  const Cycle window = Cycle(cfg.get_int("sim.measure_cycles"));
+  const Cycle drain_cap = Cycle(cfg.get_int("sim.drain_cap_cycles"));
+  e.set_measure_window(warmup, warmup + window);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  Runner runner(cfg, *net, clock);
+  runner.run_until(warmup + window, [] { return false; });
+  runner.run_until(warmup + window + drain_cap, [&] { return net->stats().outstanding() == 0; });
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  RunResult r;
+  const PacketStats& s = net->stats();
+  const int nodes = e.nodes();
+  const double capacity = double(nodes) * double(window) / net->serialization_cycles();
+  r.offered_load = cfg.get_float("traffic.load");
+  r.offered_load_measured = double(e.window_created_flits()) / capacity;
+  std::uint64_t window_ejected = 0, min_node = ~std::uint64_t{0};
+  for (int n = 0; n < nodes; ++n) {
+    window_ejected += e.window_ejected_flits_of(n);
+    min_node = std::min(min_node, e.window_ejected_flits_of(n));
+  }
+  r.accepted_load = double(window_ejected) / capacity;
+  r.accepted_min_node = double(min_node) * nodes / capacity;
+  r.packets_measured = s.latency.count();
+  r.latency_avg = s.latency.mean();
+  r.latency_p50 = s.latency.percentile(0.5);
+  r.latency_p99 = s.latency.percentile(0.99);
+  r.latency_max = s.latency.max();
+  r.network_latency_avg = s.network_latency.mean();
+  r.hops_avg = s.hops.mean();
+  r.drained = net->stats().outstanding() == 0;
+  r.saturated = !r.drained || r.accepted_load < 0.95 * r.offered_load_measured;
+  r.cycles = runner.now();
+  r.flits_created = e.created_flits();
+  r.flits_ejected = e.ejected_flits();
+  r.flits_queued = e.queued_flits();
+  r.flits_in_network = net->flits_in_network();
+  r.flit_hops = net->flit_hops();
+  if (r.flits_created != r.flits_ejected + r.flits_queued + r.flits_in_network) {
+    std::ostringstream os;
+    os << "flit conservation violated: created " << r.flits_created << " != ejected " << r.flits_ejected
+       << " + queued at sources " << r.flits_queued << " + in network " << r.flits_in_network;
+    throw ConservationError(os.str());
+  }
+  if (perf) {
+    perf->wall_seconds = wall;
+    perf->cycles_per_second = wall > 0 ? double(r.cycles) / wall : 0;
+    perf->flit_hops_per_second = wall > 0 ? double(r.flit_hops) / wall : 0;
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    perf->peak_rss_mb = double(ru.ru_maxrss) / 1024.0;
+  }
+  return r;
+}
+
+}  // namespace nwn

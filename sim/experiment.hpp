@@ -1,0 +1,58 @@
+// One simulation point: build the network from the config, warm up, measure
+// over a window of marked packets, drain them, and check conservation.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config.hpp"
+
+namespace nwn {
+
+struct RunResult {
+  double offered_load = 0;           // configured
+  double offered_load_measured = 0;  // flits created in the window / capacity
+  double accepted_load = 0;          // flits ejected in the window / capacity
+  double accepted_min_node = 0;      // the worst node's accepted load
+  std::uint64_t packets_measured = 0;
+  double latency_avg = 0;
+  std::uint64_t latency_p50 = 0, latency_p99 = 0, latency_max = 0;
+  double network_latency_avg = 0;
+  double hops_avg = 0;
+  bool drained = false;    // every marked packet arrived within the drain cap
+  bool saturated = false;  // not drained, or accepted well below offered
+  std::uint64_t cycles = 0;
+  std::uint64_t flits_created = 0, flits_ejected = 0, flits_queued = 0, flits_in_network = 0;
+  std::uint64_t flit_hops = 0;
+
+  nlohmann::ordered_json to_json() const;
+};
+
+// Machine-dependent figures, kept out of RunResult so results stay bit-identical.
+struct PerfResult {
+  double wall_seconds = 0;
+  double cycles_per_second = 0;
+  double flit_hops_per_second = 0;
+  double peak_rss_mb = 0;
+  nlohmann::ordered_json to_json() const;
+};
+
+// The network stopped moving: the message lists the stuck buffers and packets.
+class DeadlockError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Flits were lost or duplicated.
+class ConservationError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// Runs one point. SystemC allows one elaboration per process, so this can be
+// called once per process; sweeps run points in child processes.
+RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr);
+
+}  // namespace nwn

@@ -1,0 +1,14 @@
+#include <cstdlib>
+
+#include <systemc>
+
+#include "cli.hpp"
+
+// SystemC prints its banner before sc_main runs; silence it from a static
+// initializer, which runs before libsystemc's main().
+static const bool banner_silenced = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+
+int sc_main(int argc, char** argv) {
+  (void)banner_silenced;
+  return nwn::nwnsim_main(argc, argv);
+}

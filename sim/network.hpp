@@ -1,0 +1,49 @@
+// A simulated network: routers, the links between them, and the endpoints.
+// Topologies build one from the config; the experiment runs any of them.
+#pragma once
+#include <iosfwd>
+#include <memory>
+#include <vector>
+
+#include "../models/endpoint.hpp"
+#include "../models/router.hpp"
+#include "config.hpp"
+#include "stats.hpp"
+#include "traffic.hpp"
+
+namespace nwn {
+
+class Network {
+ public:
+  Network(const Config& cfg, const Clock& clock);
+  virtual ~Network();
+
+  Endpoints& endpoints() { return *endpoints_; }
+  const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
+  PacketStats& stats() { return stats_; }
+  int serialization_cycles() const { return serialization_; }
+
+  std::uint64_t flit_hops() const;
+  // Flits in router buffers and on every link, counted structurally.
+  std::uint64_t flits_in_network() const;
+  void report_stuck(std::ostream& os) const;
+
+ protected:
+  RouterParams router_params(const Config& cfg, int radix) const;
+  EndpointParams endpoint_params(const Config& cfg) const;
+  void make_endpoints(const Config& cfg, int nodes);
+
+  Clock clock_;
+  int serialization_ = 1;
+  PacketStats stats_;
+  std::unique_ptr<SyntheticWorkload> workload_;
+  std::unique_ptr<Endpoints> endpoints_;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<Link>> links_;  // router-to-router channels
+  std::vector<std::unique_ptr<GlobalRouting>> routing_;
+};
+
+// One router with a terminal on every port: the paper's single-router setup.
+std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock);
+
+}  // namespace nwn

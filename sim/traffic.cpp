@@ -1,0 +1,149 @@
+#include "traffic.hpp"
+
+#include <numeric>
+
+#include "config.hpp"
+
+namespace nwn {
+
+std::map<std::string, PatternFactory>& traffic_pattern_registry() {
+  static std::map<std::string, PatternFactory> registry;
+  return registry;
+}
+
+std::vector<std::string> traffic_pattern_names() {
+  std::vector<std::string> names;
+  for (auto& [n, f] : traffic_pattern_registry()) names.push_back(n);
+  return names;
+}
+
+std::unique_ptr<TrafficPattern> make_traffic_pattern(const std::string& name, const PatternParams& p) {
+  auto& reg = traffic_pattern_registry();
+  auto it = reg.find(name);
+  if (it == reg.end()) throw ConfigError("config error: traffic.pattern = '" + name + "' is not a known pattern");
+  return it->second(p);
+}
+
+namespace {
+
+int log2_exact(int nodes, const char* pattern) {
+  int b = 0;
+  while ((1 << b) < nodes) ++b;
+  if ((1 << b) != nodes)
+    throw ConfigError(std::string("config error: traffic.pattern = '") + pattern + "' needs a power-of-two node count, got " +
+                      std::to_string(nodes) + " nodes");
+  return b;
+}
+
+// Each destination with equal probability, the source included.
+struct Uniform final : TrafficPattern {
+  explicit Uniform(const PatternParams& p) : n(p.nodes) {}
+  int dest(int, Rng& rng) override { return int(rng.below(std::uint32_t(n))); }
+  int n;
+};
+
+// Permutations given by a function of the source.
+struct Permutation final : TrafficPattern {
+  explicit Permutation(std::vector<int> m) : map(std::move(m)) {}
+  int dest(int src, Rng&) override { return map[src]; }
+  std::vector<int> map;
+};
+
+template <typename F>
+PatternFactory bit_permutation(const char* name, F f) {
+  return [name, f](const PatternParams& p) {
+    const int b = log2_exact(p.nodes, name);
+    std::vector<int> m(p.nodes);
+    for (int s = 0; s < p.nodes; ++s) m[s] = f(s, b);
+    return std::unique_ptr<TrafficPattern>(new Permutation(std::move(m)));
+  };
+}
+
+template <typename F>
+PatternFactory index_permutation(F f) {
+  return [f](const PatternParams& p) {
+    std::vector<int> m(p.nodes);
+    for (int s = 0; s < p.nodes; ++s) m[s] = f(s, p.nodes);
+    return std::unique_ptr<TrafficPattern>(new Permutation(std::move(m)));
+  };
+}
+
+struct Hotspot final : TrafficPattern {
+  explicit Hotspot(const PatternParams& p) : n(p.nodes), hot(p.hotspot_nodes), fraction(p.hotspot_fraction) {
+    if (hot > n)
+      throw ConfigError("config error: traffic.hotspot_nodes = " + std::to_string(hot) +
+                        " exceeds the node count " + std::to_string(n));
+  }
+  int dest(int, Rng& rng) override {
+    if (rng.uniform() < fraction) return int(rng.below(std::uint32_t(hot)));
+    return int(rng.below(std::uint32_t(n)));
+  }
+  int n, hot;
+  double fraction;
+};
+
+PatternRegistration reg_uniform("uniform", [](const PatternParams& p) {
+  return std::unique_ptr<TrafficPattern>(new Uniform(p));
+});
+PatternRegistration reg_bitcomp("bitcomp", bit_permutation("bitcomp", [](int s, int b) {
+  return ~s & ((1 << b) - 1);
+}));
+PatternRegistration reg_bitrev("bitrev", bit_permutation("bitrev", [](int s, int b) {
+  int d = 0;
+  for (int i = 0; i < b; ++i)
+    if (s & (1 << i)) d |= 1 << (b - 1 - i);
+  return d;
+}));
+// Swap the upper and lower halves of the address bits (an odd bit count
+// leaves the middle bit in place).
+PatternRegistration reg_transpose("transpose", bit_permutation("transpose", [](int s, int b) {
+  const int h = b / 2;
+  const int lo = s & ((1 << h) - 1);
+  const int hi = s >> (b - h);
+  const int mid = (s >> h) & ((1 << (b - 2 * h)) - 1);
+  return (lo << (b - h)) | (mid << h) | hi;
+}));
+// Rotate the address left by one bit.
+PatternRegistration reg_shuffle("shuffle", bit_permutation("shuffle", [](int s, int b) {
+  return ((s << 1) | (s >> (b - 1))) & ((1 << b) - 1);
+}));
+// Ring tornado: each node sends just under half way around.
+PatternRegistration reg_tornado("tornado", index_permutation([](int s, int n) { return (s + (n + 1) / 2 - 1) % n; }));
+PatternRegistration reg_neighbor("neighbor", index_permutation([](int s, int n) { return (s + 1) % n; }));
+PatternRegistration reg_hotspot("hotspot", [](const PatternParams& p) {
+  return std::unique_ptr<TrafficPattern>(new Hotspot(p));
+});
+// A random permutation drawn once from the seed.
+PatternRegistration reg_randperm("randperm", [](const PatternParams& p) {
+  std::vector<int> m(p.nodes);
+  std::iota(m.begin(), m.end(), 0);
+  Rng rng(p.seed, 0x7065726dULL);
+  for (int i = p.nodes - 1; i > 0; --i) std::swap(m[i], m[rng.below(std::uint32_t(i + 1))]);
+  return std::unique_ptr<TrafficPattern>(new Permutation(std::move(m)));
+});
+
+}  // namespace
+
+SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<TrafficPattern> pattern)
+    : params_(p), pattern_(std::move(pattern)) {
+  for (int n = 0; n < p.nodes; ++n) rng_.emplace_back(p.seed, std::uint64_t(n) + 1);
+  const double mean_flits =
+      p.bimodal ? 0.5 * (p.bimodal_small_flits + p.bimodal_large_flits) : double(p.packet_flits);
+  p_packet_ = p.load / (p.serialization_cycles * mean_flits);
+}
+
+Cycle SyntheticWorkload::next_creation(int node, Cycle after) {
+  if (p_packet_ <= 0) return kNever;
+  return after + rng_[node].geometric(p_packet_);
+}
+
+PacketSpec SyntheticWorkload::make_packet(int node, Cycle) {
+  Rng& rng = rng_[node];
+  PacketSpec s;
+  s.dst = pattern_->dest(node, rng);
+  s.size_flits = params_.packet_flits;
+  if (params_.bimodal) s.size_flits = (rng.next() >> 63) ? params_.bimodal_large_flits : params_.bimodal_small_flits;
+  return s;
+}
+
+}  // namespace nwn

@@ -1,0 +1,65 @@
+// Synthetic traffic: destination patterns (registered by name) and the
+// open-loop Bernoulli workload with fixed or bimodal packet sizes.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../models/endpoint.hpp"
+#include "../models/rng.hpp"
+
+namespace nwn {
+
+struct PatternParams {
+  int nodes = 64;
+  std::uint64_t seed = 1;
+  int hotspot_nodes = 1;
+  double hotspot_fraction = 0.2;
+};
+
+class TrafficPattern {
+ public:
+  virtual ~TrafficPattern() = default;
+  virtual int dest(int src, Rng& rng) = 0;
+};
+
+using PatternFactory = std::function<std::unique_ptr<TrafficPattern>(const PatternParams&)>;
+std::map<std::string, PatternFactory>& traffic_pattern_registry();
+std::vector<std::string> traffic_pattern_names();
+// Throws ConfigError naming traffic.pattern when the pattern cannot be built
+// for this node count (e.g. bit permutations need a power of two).
+std::unique_ptr<TrafficPattern> make_traffic_pattern(const std::string& name, const PatternParams& p);
+
+struct PatternRegistration {
+  PatternRegistration(const std::string& name, PatternFactory f) { traffic_pattern_registry()[name] = std::move(f); }
+};
+
+struct SyntheticParams {
+  int nodes = 64;
+  std::uint64_t seed = 1;
+  double load = 0.5;               // fraction of terminal channel capacity
+  int serialization_cycles = 1;    // cycles per flit on the terminal channel
+  bool bimodal = false;
+  int packet_flits = 1;
+  int bimodal_small_flits = 1, bimodal_large_flits = 5;
+};
+
+// Bernoulli packet arrivals (sampled as geometric gaps, so an idle node costs
+// nothing between packets) with a per-node random stream.
+class SyntheticWorkload final : public Workload {
+ public:
+  SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<TrafficPattern> pattern);
+  Cycle next_creation(int node, Cycle after) override;
+  PacketSpec make_packet(int node, Cycle now) override;
+  double packet_probability() const { return p_packet_; }
+
+ private:
+  SyntheticParams params_;
+  std::unique_ptr<TrafficPattern> pattern_;
+  std::vector<Rng> rng_;
+  double p_packet_;
+};
+
+}  // namespace nwn
