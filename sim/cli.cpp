@@ -340,18 +340,24 @@ int nwnsim_main(int argc, char** argv) {
   config->add_flag("--keys", cfg_keys, "list every key with its default, unit and meaning");
   config->add_flag("--markdown", cfg_md, "the key list as a Markdown table");
 
+  int exit_code = 0;
+  for (auto& add : command_registry()) add(app, exit_code);
+
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitConfig;
-  }
-  try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e) == 0 ? 0 : kExitConfig;
+    }
     if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet);
     if (*sweep) return cmd_sweep(sw);
     if (*bench) return cmd_bench(bench_quick, bench_json);
     if (*config) return cmd_config(cfg_args, cfg_keys, cfg_md);
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
+    return kExitConfig;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "nwnsim: invalid input: " << e.what() << "\n";
     return kExitConfig;
   } catch (const DeadlockError& e) {
     std::cerr << "nwnsim: " << e.what();
@@ -363,7 +369,12 @@ int nwnsim_main(int argc, char** argv) {
     std::cerr << "nwnsim: error: " << e.what() << "\n";
     return kExitFailure;
   }
-  return 0;
+  return exit_code;
+}
+
+std::vector<CommandAdder>& command_registry() {
+  static std::vector<CommandAdder> registry;
+  return registry;
 }
 
 }  // namespace nwn

@@ -1,6 +1,28 @@
 #pragma once
 
+#include <functional>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
 namespace nwn {
-// The nwnsim command line: run, sweep, bench, config. Returns the exit code.
+
+// The nwnsim command line: run, sweep, bench, config, and the commands other
+// files register. Returns the exit code.
 int nwnsim_main(int argc, char** argv);
+
+// A file adds its own subcommands by registering an adder (a static
+// CommandRegistration at the bottom of the file). The adder creates the
+// subcommand on `app` and sets a callback that stores the command's exit code
+// in `exit_code`. Exceptions from callbacks are reported like any command's:
+// ConfigError and std::invalid_argument exit 2 with the message.
+using CommandAdder = std::function<void(CLI::App& app, int& exit_code)>;
+std::vector<CommandAdder>& command_registry();
+
+struct CommandRegistration {
+  explicit CommandRegistration(CommandAdder f) { command_registry().push_back(std::move(f)); }
+};
+
 }  // namespace nwn
