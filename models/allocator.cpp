@@ -12,6 +12,8 @@ Allocator::Allocator(const AllocatorParams& p)
       col_words_(bits::words_for(p.inputs)),
       rows_(std::size_t(p.inputs) * row_words_, 0),
       cols_(std::size_t(p.outputs) * col_words_, 0),
+      row_active_(p.inputs, 0),
+      col_active_(p.outputs, 0),
       in_grant_(p.inputs, -1),
       out_grant_(p.outputs, -1) {
   if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument("allocator needs at least one input and one output");
@@ -23,22 +25,28 @@ void Allocator::clear() {
   for (int in : active_inputs_) {
     for (int w = 0; w < row_words_; ++w) rows_[std::size_t(in) * row_words_ + w] = 0;
     in_grant_[in] = -1;
+    row_active_[in] = 0;
   }
   for (int out : touched_outputs_) {
     for (int w = 0; w < col_words_; ++w) cols_[std::size_t(out) * col_words_ + w] = 0;
     out_grant_[out] = -1;
+    col_active_[out] = 0;
   }
   active_inputs_.clear();
   touched_outputs_.clear();
 }
 
 void Allocator::request(int in, int out) {
-  std::uint64_t* r = &rows_[std::size_t(in) * row_words_];
-  std::uint64_t* c = &cols_[std::size_t(out) * col_words_];
-  if (!bits::any(r, row_words_)) active_inputs_.push_back(in);
-  if (!bits::any(c, col_words_)) touched_outputs_.push_back(out);
-  bits::set(r, out);
-  bits::set(c, in);
+  if (!row_active_[in]) {
+    row_active_[in] = 1;
+    active_inputs_.push_back(in);
+  }
+  if (!col_active_[out]) {
+    col_active_[out] = 1;
+    touched_outputs_.push_back(out);
+  }
+  bits::set(&rows_[std::size_t(in) * row_words_], out);
+  bits::set(&cols_[std::size_t(out) * col_words_], in);
 }
 
 void Allocator::allocate() {

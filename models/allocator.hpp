@@ -58,6 +58,7 @@ class Allocator {
   int row_words_, col_words_;
   std::vector<std::uint64_t> rows_;  // inputs x outputs
   std::vector<std::uint64_t> cols_;  // outputs x inputs (transpose)
+  std::vector<std::uint8_t> row_active_, col_active_;
   std::vector<int> active_inputs_;   // inputs with at least one request
   std::vector<int> touched_outputs_;  // outputs with at least one request
   std::vector<int> in_grant_, out_grant_;

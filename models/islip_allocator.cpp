@@ -41,22 +41,20 @@ class IslipAllocator final : public Allocator {
         any_offer = true;
       }
       if (!any_offer) break;
+      // Only unmatched inputs receive offers, and each clears its own.
       for (int in : active_inputs()) {
         if (grant_of_input(in) >= 0) continue;
         std::uint64_t* o = offers(in);
         int out = accept_arb_[in].arbitrate(o);
         if (out < 0) continue;
+        for (int w = 0; w < out_words_; ++w) o[w] = 0;
         grant(in, out);
         bits::reset(unmatched_in_.data(), in);
-        for (int w = 0; w < out_words_; ++w) o[w] = 0;
         if (it == 0) {
           accept_arb_[in].update(out);
           grant_arb_[out].update(in);
         }
       }
-      // Offers to inputs that were matched earlier are stale; clear all.
-      for (int in : active_inputs())
-        for (int w = 0; w < out_words_; ++w) offers(in)[w] = 0;
     }
     for (int in : active_inputs()) bits::reset(unmatched_in_.data(), in);
   }

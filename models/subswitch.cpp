@@ -21,6 +21,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     throw std::invalid_argument(name_ + ": input_speedup must be between 1 and the VC count");
   vcs_.reserve(std::size_t(p.inputs) * p.vcs);
   for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(p.vc_depth_flits)});
+  occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   vc_alloc_ = make_allocator(p.vc_allocator, {p.inputs * p.vcs, p.outputs * p.vcs, p.allocator_iterations});
@@ -73,6 +74,7 @@ void Subswitch::receive(Cycle now) {
       if (int(v.q.size()) >= params_.vc_depth_flits)
         throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " +
                                std::to_string(f.vc) + " (credit protocol violated)");
+      if (v.q.empty()) bits::set(occupied_.data(), p * params_.vcs + f.vc);
       v.q.push(f);
       ++buffered_flits_;
       ++activity_.buffer_writes;
@@ -94,9 +96,10 @@ void Subswitch::receive(Cycle now) {
 void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   bool any = false;
-  for (int p = 0; p < params_.inputs; ++p) {
-    for (int vc = 0; vc < V; ++vc) {
-      InputVc& v = vc_at(p, vc);
+  for_each_occupied_vc([&](int idx) {
+    const int p = idx / V, vc = idx % V;
+    {
+      InputVc& v = vcs_[idx];
       if (v.state == VcState::Routing && v.ready <= now) {
         RouteDecision r = routing_->route(id_, p, v.q.front());
         if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
@@ -106,7 +109,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
         v.vc_hi = std::int16_t(r.vc_hi);
         v.state = VcState::VcAlloc;
       }
-      if (v.state != VcState::VcAlloc || v.ready > now) continue;
+      if (v.state != VcState::VcAlloc || v.ready > now) return;
       const OutputPort& o = out_[v.out_port];
       const int need = params_.wormhole ? 1 : v.q.front().packet_flits;
       for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov) {
@@ -119,7 +122,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
         vc_alloc_->request(p * V + vc, v.out_port * V + ov);
       }
     }
-  }
+  });
   if (!any) return;
   vc_alloc_->allocate();
   for (int req : vc_alloc_->active_inputs()) {
@@ -137,22 +140,21 @@ void Subswitch::allocate_switch(Cycle now) {
   const int V = params_.vcs;
   const int S = params_.input_speedup;
   bool any = false;
-  for (int p = 0; p < params_.inputs; ++p) {
-    for (int vc = 0; vc < V; ++vc) {
-      InputVc& v = vc_at(p, vc);
-      if (v.state != VcState::Active || v.ready > now || v.q.empty()) continue;
-      const int row = p * S + vc % S;
-      if (row_busy_until_[row] > now) continue;
-      const OutputPort& o = out_[v.out_port];
-      if (o.track_credits && o.credits[v.out_vc] <= 0) continue;
-      if (!o.link->can_send(now)) continue;
-      if (!any) {
-        sw_alloc_->clear();
-        any = true;
-      }
-      sw_alloc_->request(row, v.out_port);
+  for_each_occupied_vc([&](int idx) {
+    const int p = idx / V, vc = idx % V;
+    InputVc& v = vcs_[idx];
+    if (v.state != VcState::Active || v.ready > now) return;
+    const int row = p * S + vc % S;
+    if (row_busy_until_[row] > now) return;
+    const OutputPort& o = out_[v.out_port];
+    if (o.track_credits && o.credits[v.out_vc] <= 0) return;
+    if (!o.link->can_send(now)) return;
+    if (!any) {
+      sw_alloc_->clear();
+      any = true;
     }
-  }
+    sw_alloc_->request(row, v.out_port);
+  });
   if (!any) return;
   sw_alloc_->allocate();
   for (int row : sw_alloc_->active_inputs()) {
@@ -183,6 +185,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   OutputPort& o = out_[v.out_port];
   Flit f = v.q.front();
   v.q.pop();
+  if (v.q.empty()) bits::reset(occupied_.data(), port * params_.vcs + vc);
   --buffered_flits_;
   ++activity_.buffer_reads;
   ++activity_.crossbar_flits;

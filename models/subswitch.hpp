@@ -105,6 +105,12 @@ class Subswitch {
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
   void start_packet_if_any(InputVc& v, Cycle ready);
+  template <typename F>
+  void for_each_occupied_vc(F&& f) {
+    for (std::size_t w = 0; w < occupied_.size(); ++w)
+      for (std::uint64_t word = occupied_[w]; word; word &= word - 1)
+        f(int(w * 64 + __builtin_ctzll(word)));
+  }
 
   std::string name_;
   int id_;
@@ -113,6 +119,7 @@ class Subswitch {
   std::vector<InputPort> in_;
   std::vector<OutputPort> out_;
   std::vector<InputVc> vcs_;  // inputs x vcs
+  std::vector<std::uint64_t> occupied_;  // bit per VC holding flits: the scans visit only these
   std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
   std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
   std::unique_ptr<Allocator> vc_alloc_;

@@ -43,57 +43,56 @@ nlohmann::ordered_json PerfResult::to_json() const {
   return j;
 }
 
+std::string Watchdog::message(std::uint64_t now, std::uint64_t in_flight) const {
+  std::ostringstream os;
+  os << "deadlock: " << in_flight << " flit(s) in the network and none moved for " << now - last_progress_cycle_
+     << " cycles (cycle " << now << "). Buffers holding flits:\n";
+  return os.str();
+}
+
 namespace {
 
 class Runner {
  public:
   Runner(const Config& cfg, Network& net, const Clock& clock)
-      : net_(net), clock_(clock), watchdog_(Cycle(cfg.get_int("sim.watchdog_cycles"))) {}
+      : net_(net), clock_(clock), watchdog_cycles_(Cycle(cfg.get_int("sim.watchdog_cycles"))),
+        watchdog_(watchdog_cycles_) {}
 
   // Simulates up to cycle `until` (exclusive), or until `done` returns true.
   template <typename Done>
   void run_until(Cycle until, Done done) {
-    const Cycle chunk = std::max<Cycle>(1, std::min<Cycle>(1000, watchdog_ / 4));
+    const Cycle chunk = std::max<Cycle>(1, std::min<Cycle>(1000, watchdog_cycles_ / 4));
     while (now() < until && !done()) {
       const Cycle step = std::min(chunk, until - now());
       sc_core::sc_start(clock_.delay(step));
-      check_progress();
+      Endpoints& e = net_.endpoints();
+      watchdog_.check(now(), net_.flit_hops() + e.ejected_flits(),
+                      e.created_flits() - e.ejected_flits() - e.queued_flits(), [&] {
+                        std::ostringstream os;
+                        net_.report_stuck(os);
+                        return os.str();
+                      });
     }
   }
   Cycle now() const { return clock_.now(); }
 
  private:
-  void check_progress() {
-    Endpoints& e = net_.endpoints();
-    const std::uint64_t progress = net_.flit_hops() + e.ejected_flits();
-    if (progress != last_progress_) {
-      last_progress_ = progress;
-      last_progress_cycle_ = now();
-      return;
-    }
-    const std::uint64_t in_flight = e.created_flits() - e.ejected_flits() - e.queued_flits();
-    if (in_flight > 0 && now() - last_progress_cycle_ >= watchdog_) {
-      std::ostringstream os;
-      os << "deadlock: " << in_flight << " flit(s) in the network and none moved for " << now() - last_progress_cycle_
-         << " cycles (cycle " << now() << "). Buffers holding flits:\n";
-      net_.report_stuck(os);
-      throw DeadlockError(os.str());
-    }
-  }
-
   Network& net_;
   Clock clock_;
-  Cycle watchdog_;
-  std::uint64_t last_progress_ = 0;
-  Cycle last_progress_cycle_ = 0;
+  Cycle watchdog_cycles_;
+  Watchdog watchdog_;
 };
 
 }  // namespace
 
 RunResult run_experiment(const Config& cfg, PerfResult* perf) {
-  Clock clock;
-  clock.period = sc_core::sc_time(1000.0 / cfg.get_float("sim.clock_ghz"), sc_core::SC_PS);
-  std::unique_ptr<Network> net = make_network(cfg, clock);
+  std::unique_ptr<Network> net = make_network(cfg, clock_from(cfg));
+  return run_network(cfg, *net, perf);
+}
+
+RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
+  Network* net = &network;
+  const Clock clock = net->clock();
   Endpoints& e = net->endpoints();
   const Cycle warmup = Cycle(cfg.get_int("sim.warmup_cycles"));
   const Cycle window = Cycle(cfg.get_int("sim.measure_cycles"));
@@ -127,7 +126,9 @@ RunResult run_experiment(const Config& cfg, PerfResult* perf) {
   r.network_latency_avg = s.network_latency.mean();
   r.hops_avg = s.hops.mean();
   r.drained = net->stats().outstanding() == 0;
-  r.saturated = !r.drained || r.accepted_load < 0.95 * r.offered_load_measured;
+  // The offered rate is sampled over nodes x window trials, so its noise is far
+  // below 3%: accepting less than 97% of it means queues are growing.
+  r.saturated = !r.drained || r.accepted_load < 0.97 * r.offered_load_measured;
   r.cycles = runner.now();
   r.flits_created = e.created_flits();
   r.flits_ejected = e.ejected_flits();

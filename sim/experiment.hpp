@@ -51,8 +51,34 @@ class ConservationError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+// Watchdog: flits in the network and no progress for `limit` cycles is a deadlock.
+class Watchdog {
+ public:
+  explicit Watchdog(std::uint64_t limit_cycles) : limit_(limit_cycles) {}
+  // `progress` is any counter that grows when a flit moves; throws
+  // DeadlockError with `report()` appended when stuck.
+  template <typename Report>
+  void check(std::uint64_t now, std::uint64_t progress, std::uint64_t in_flight, Report report) {
+    if (progress != last_progress_ || in_flight == 0) {
+      last_progress_ = progress;
+      last_progress_cycle_ = now;
+      return;
+    }
+    if (now - last_progress_cycle_ >= limit_) throw DeadlockError(message(now, in_flight) + report());
+  }
+
+ private:
+  std::string message(std::uint64_t now, std::uint64_t in_flight) const;
+  std::uint64_t limit_;
+  std::uint64_t last_progress_ = 0, last_progress_cycle_ = 0;
+};
+
+class Network;
+
 // Runs one point. SystemC allows one elaboration per process, so this can be
 // called once per process; sweeps run points in child processes.
 RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr);
+// The same on a network built by the caller (tests build special ones).
+RunResult run_network(const Config& cfg, Network& net, PerfResult* perf = nullptr);
 
 }  // namespace nwn

@@ -20,23 +20,22 @@ class SingleRouterRouting final : public GlobalRouting {
   int vcs_;
 };
 
-class SingleRouterNetwork final : public Network {
- public:
-  SingleRouterNetwork(const Config& cfg, const Clock& clock) : Network(cfg, clock) {
-    const int k = int(cfg.get_int("router.radix"));
-    make_endpoints(cfg, k);
-    const RouterParams rp = router_params(cfg, k);
-    routing_.push_back(std::make_unique<SingleRouterRouting>(rp.vcs));
-    routers_.push_back(std::make_unique<Router>("router0", 0, rp, routing_.back().get(), clock));
-    Router& r = *routers_.back();
-    for (int n = 0; n < k; ++n) {
-      r.attach_input(n, endpoints_->inject_link(n));
-      r.attach_output(n, endpoints_->eject_link(n), 0);
-    }
-  }
-};
-
 }  // namespace
+
+SingleRouterNetwork::SingleRouterNetwork(const Config& cfg, const Clock& clock) : Network(cfg, clock) {}
+
+void SingleRouterNetwork::build(const Config& cfg) {
+  const int k = int(cfg.get_int("router.radix"));
+  make_endpoints(cfg, k);
+  const RouterParams rp = router_params(cfg, k);
+  routing_.push_back(std::make_unique<SingleRouterRouting>(rp.vcs));
+  routers_.push_back(std::make_unique<Router>("router0", 0, rp, routing_.back().get(), clock_));
+  Router& r = *routers_.back();
+  for (int n = 0; n < k; ++n) {
+    r.attach_input(n, endpoints_->inject_link(n));
+    r.attach_output(n, endpoints_->eject_link(n), ejection_credits(n));
+  }
+}
 
 Network::Network(const Config& cfg, const Clock& clock) : clock_(clock) {
   const int flit_bits = int(cfg.get_int("flit.bits"));
@@ -126,8 +125,16 @@ void Network::report_stuck(std::ostream& os) const {
   for (auto& r : routers_) r->report_buffers(os);
 }
 
+Clock clock_from(const Config& cfg) {
+  Clock clock;
+  clock.period = sc_core::sc_time(1000.0 / cfg.get_float("sim.clock_ghz"), sc_core::SC_PS);
+  return clock;
+}
+
 std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
-  return std::make_unique<SingleRouterNetwork>(cfg, clock);
+  auto net = std::make_unique<SingleRouterNetwork>(cfg, clock);
+  net->build(cfg);
+  return net;
 }
 
 }  // namespace nwn

@@ -22,6 +22,7 @@ class Network {
   const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
   PacketStats& stats() { return stats_; }
   int serialization_cycles() const { return serialization_; }
+  const Clock& clock() const { return clock_; }
 
   std::uint64_t flit_hops() const;
   // Flits in router buffers and on every link, counted structurally.
@@ -44,6 +45,21 @@ class Network {
 };
 
 // One router with a terminal on every port: the paper's single-router setup.
+class SingleRouterNetwork : public Network {
+ public:
+  SingleRouterNetwork(const Config& cfg, const Clock& clock);
+  void build(const Config& cfg);
+
+ protected:
+  // Flits the router may send to a terminal before that terminal returns
+  // credits; 0: the terminal always accepts (the default). Terminals never
+  // return credits, so a non-zero value models a terminal that stalls.
+  virtual int ejection_credits(int /*node*/) const { return 0; }
+};
+
+// The network the config describes (now: one router with a terminal on every
+// port, the paper's single-router setup).
 std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock);
+Clock clock_from(const Config& cfg);
 
 }  // namespace nwn

@@ -1,0 +1,136 @@
+// The nwnsim program: reproducible output, and clear errors for bad input.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "sim_util.hpp"
+
+namespace nwn {
+namespace {
+
+using test::nwnsim;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "/" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + name;
+}
+
+const char* kSmall = "--set router.radix=16 --set sim.warmup_cycles=200 --set sim.measure_cycles=2000 ";
+
+TEST(Cli, SameConfigAndSeedGiveBitIdenticalJson) {
+  const std::string a = temp_path("a.json"), b = temp_path("b.json"), c = temp_path("c.json");
+  ASSERT_EQ(nwnsim(std::string("run ") + kSmall + "--set traffic.load=0.7 --json " + a).exit_code, 0);
+  ASSERT_EQ(nwnsim(std::string("run ") + kSmall + "--set traffic.load=0.7 --json " + b).exit_code, 0);
+  ASSERT_EQ(nwnsim(std::string("run ") + kSmall + "--set traffic.load=0.7 --set sim.seed=2 --json " + c).exit_code, 0);
+  EXPECT_FALSE(slurp(a).empty());
+  EXPECT_EQ(slurp(a), slurp(b));
+  EXPECT_NE(slurp(a), slurp(c)) << "a different seed should change the results";
+}
+
+TEST(Cli, SweepMatchesSingleRunsWhateverTheParallelism) {
+  const std::string j1 = temp_path("j1.json"), j2 = temp_path("j2.json"), one = temp_path("one.json");
+  ASSERT_EQ(nwnsim(std::string("sweep ") + kSmall + "--loads 0.2,0.6 -j 1 --json " + j1).exit_code, 0);
+  ASSERT_EQ(nwnsim(std::string("sweep ") + kSmall + "--loads 0.2,0.6 -j 2 --json " + j2).exit_code, 0);
+  ASSERT_EQ(nwnsim(std::string("run ") + kSmall + "--set traffic.load=0.6 --json " + one).exit_code, 0);
+  EXPECT_EQ(slurp(j1), slurp(j2));
+  auto sweep = nlohmann::json::parse(slurp(j1));
+  auto run = nlohmann::json::parse(slurp(one));
+  ASSERT_EQ(sweep["points"].size(), 2u);
+  EXPECT_EQ(sweep["points"][1]["results"], run["results"]);
+}
+
+TEST(Cli, CsvHasHeaderAndOneRowPerPoint) {
+  const std::string csv = temp_path("s.csv");
+  ASSERT_EQ(nwnsim(std::string("sweep ") + kSmall + "--loads 0.1:0.3:0.1 --csv " + csv).exit_code, 0);
+  std::istringstream in(slurp(csv));
+  std::string line;
+  int lines = 0;
+  std::getline(in, line);
+  EXPECT_EQ(line.rfind("traffic.load,offered_load,", 0), 0u) << line;
+  while (std::getline(in, line)) ++lines;
+  EXPECT_EQ(lines, 3);
+}
+
+struct BadInput {
+  const char* name;
+  const char* args;
+  std::vector<const char*> must_say;
+};
+
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.args; }
+
+class CliErrors : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliErrors, NameTheFieldTheValueAndWhatIsAllowed) {
+  const BadInput& c = GetParam();
+  auto r = nwnsim(c.args);
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  for (const char* s : c.must_say) EXPECT_NE(r.output.find(s), std::string::npos) << "missing '" << s << "' in:\n" << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, CliErrors,
+    ::testing::Values(
+        BadInput{"OutOfRange", "run --set router.vcs=0", {"router.vcs", "'0'", "from 1 to 64"}},
+        BadInput{"NotANumber", "run --set traffic.load=lots", {"traffic.load", "'lots'", "a number from 0 to 1"}},
+        BadInput{"LoadTooHigh", "run --set traffic.load=1.5", {"traffic.load", "1.5", "from 0 to 1"}},
+        BadInput{"UnknownKey", "run --set router.vc=2", {"unknown key 'router.vc'", "did you mean 'router.vcs'"}},
+        BadInput{"UnknownChoice", "run --set traffic.pattern=zigzag", {"traffic.pattern", "zigzag", "uniform"}},
+        BadInput{"NoEquals", "run --set router.vcs", {"expected key=value"}},
+        BadInput{"UnknownFlag", "run --bogus", {"bogus"}},
+        BadInput{"NeedsPowerOfTwo", "run --set router.radix=36 --set traffic.pattern=bitcomp",
+                 {"traffic.pattern", "bitcomp", "power-of-two", "36"}},
+        BadInput{"PacketTooBigForVct", "run --set traffic.packet_flits=32",
+                 {"32 flits", "router.vc_depth_flits = 16", "virtual cut-through"}},
+        BadInput{"BadRange", "sweep --loads 0.5:0.1:0.1", {"FIRST:LAST:STEP"}},
+        BadInput{"MissingFile", "run /nonexistent/x.toml", {"/nonexistent/x.toml"}}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(CliErrors, TomlFileErrorsNameFileLineAndKey) {
+  const std::string bad_syntax = temp_path("syntax.toml"), bad_key = temp_path("key.toml"),
+                    bad_type = temp_path("type.toml");
+  std::ofstream(bad_syntax) << "[router]\nvcs = = 3\n";
+  std::ofstream(bad_key) << "[router]\nradix = 16\nvc_depht_flits = 8\n";
+  std::ofstream(bad_type) << "[traffic]\npattern = 3\n";
+  auto r1 = nwnsim("run " + bad_syntax);
+  EXPECT_EQ(r1.exit_code, 2);
+  EXPECT_NE(r1.output.find(bad_syntax + ":2"), std::string::npos) << r1.output;
+  auto r2 = nwnsim("run " + bad_key);
+  EXPECT_EQ(r2.exit_code, 2);
+  EXPECT_NE(r2.output.find("router.vc_depht_flits"), std::string::npos) << r2.output;
+  EXPECT_NE(r2.output.find(":3"), std::string::npos) << r2.output;
+  EXPECT_NE(r2.output.find("router.vc_depth_flits"), std::string::npos) << r2.output;
+  auto r3 = nwnsim("run " + bad_type);
+  EXPECT_EQ(r3.exit_code, 2);
+  EXPECT_NE(r3.output.find("traffic.pattern"), std::string::npos) << r3.output;
+}
+
+TEST(Cli, ConfigPrintsEffectiveConfigThatLoadsBack) {
+  const std::string path = temp_path("effective.toml");
+  auto r = nwnsim("config --set router.vcs=2 --set traffic.pattern=bitrev");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("vcs = 2"), std::string::npos);
+  std::ofstream(path) << r.output;
+  auto again = nwnsim("config " + path);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(again.output, r.output);
+}
+
+TEST(Cli, EveryCommandHasHelp) {
+  for (const char* cmd : {"run", "sweep", "bench", "config"}) {
+    auto r = nwnsim(std::string(cmd) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << cmd;
+    EXPECT_NE(r.output.find("Options"), std::string::npos) << cmd << ":\n" << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace nwn

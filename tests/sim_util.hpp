@@ -1,0 +1,53 @@
+// Helpers for tests that simulate. SystemC elaborates once per process: ctest
+// runs every TEST in its own process; when the binary is run by hand, later
+// simulating tests skip.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "sim/config.hpp"
+#include "sim/experiment.hpp"
+
+namespace nwn::test {
+
+inline bool& simulated_in_this_process() {
+  static bool done = false;
+  return done;
+}
+
+#define NWN_ONE_SIMULATION_PER_PROCESS()                                                      \
+  do {                                                                                        \
+    if (::nwn::test::simulated_in_this_process())                                             \
+      GTEST_SKIP() << "SystemC allows one simulation per process; run this test through ctest"; \
+    ::nwn::test::simulated_in_this_process() = true;                                          \
+  } while (0)
+
+inline Config config(std::initializer_list<std::string> sets) {
+  Config c;
+  for (auto& s : sets) c.set_override(s);
+  return c;
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+// Runs the nwnsim program with the given arguments.
+inline CommandResult nwnsim(const std::string& args) {
+  CommandResult r;
+  std::string cmd = std::string(NWNSIM_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace nwn::test

@@ -1,0 +1,161 @@
+// Whole-router simulations: exact zero-load latency, permutation throughput,
+// head-of-line saturation, conservation, the watchdog.
+#include <gtest/gtest.h>
+
+#include "sim/network.hpp"
+#include "sim_util.hpp"
+
+namespace nwn {
+namespace {
+
+using test::config;
+
+struct ZeroLoadCase {
+  const char* name;
+  int channel, credit, rc, va, sa, st, flit_bits, packet_flits;
+};
+
+void PrintTo(const ZeroLoadCase& c, std::ostream* os) { *os << c.name; }
+
+class ZeroLoadLatency : public ::testing::TestWithParam<ZeroLoadCase> {};
+
+// At zero load a packet's latency is exactly injection channel + the four
+// stages + ejection channel + (P - 1) serialization times for its body.
+TEST_P(ZeroLoadLatency, EqualsSumOfStagesAndChannels) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  const ZeroLoadCase c = GetParam();
+  Config cfg = config({"router.radix=16", "traffic.load=0.004", "sim.warmup_cycles=100", "sim.measure_cycles=20000",
+                       "traffic.pattern=randperm"});
+  cfg.set("channel.latency_cycles", std::to_string(c.channel), "test");
+  cfg.set("channel.credit_latency_cycles", std::to_string(c.credit), "test");
+  cfg.set("router.rc_cycles", std::to_string(c.rc), "test");
+  cfg.set("router.va_cycles", std::to_string(c.va), "test");
+  cfg.set("router.sa_cycles", std::to_string(c.sa), "test");
+  cfg.set("router.st_cycles", std::to_string(c.st), "test");
+  cfg.set("flit.bits", std::to_string(c.flit_bits), "test");
+  cfg.set("traffic.packet_flits", std::to_string(c.packet_flits), "test");
+  const int serialization = (c.flit_bits + 63) / 64;
+  const std::uint64_t expect =
+      2 * c.channel + c.rc + c.va + c.sa + c.st + std::uint64_t(c.packet_flits - 1) * serialization;
+  RunResult r = run_experiment(cfg);
+  ASSERT_GT(r.packets_measured, 20u);
+  // A random permutation never collides at an output; at this load two
+  // packets from one source almost never overlap, so the minimum and median
+  // are exact.
+  EXPECT_EQ(r.latency_p50, expect);
+  EXPECT_EQ(r.network_latency_avg >= double(expect), true);
+  EXPECT_EQ(std::uint64_t(r.network_latency_avg + 0.5), expect) << "network latency " << r.network_latency_avg;
+}
+
+INSTANTIATE_TEST_SUITE_P(Pipelines, ZeroLoadLatency,
+                         ::testing::Values(ZeroLoadCase{"booksim4stage", 1, 1, 1, 1, 1, 1, 64, 1},
+                                           ZeroLoadCase{"lookahead", 2, 2, 0, 0, 1, 1, 64, 1},
+                                           ZeroLoadCase{"allzero", 1, 1, 0, 0, 0, 0, 64, 1},
+                                           ZeroLoadCase{"deep", 3, 5, 2, 3, 1, 2, 64, 1},
+                                           ZeroLoadCase{"paperflits", 1, 1, 1, 1, 1, 1, 128, 1},
+                                           ZeroLoadCase{"multiflit", 2, 2, 1, 1, 1, 1, 128, 4}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+class PermutationThroughput : public ::testing::TestWithParam<const char*> {};
+
+// A crossbar has no internal contention: a permutation is served at full rate.
+TEST_P(PermutationThroughput, CnIsNearIdeal) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = config({"router.radix=64", "traffic.load=0.95", "flit.bits=64", "sim.warmup_cycles=1000",
+                       "sim.measure_cycles=5000"});
+  cfg.set("traffic.pattern", GetParam(), "test");
+  RunResult r = run_experiment(cfg);
+  EXPECT_GT(r.accepted_load, 0.93);
+  EXPECT_FALSE(r.saturated);
+}
+
+INSTANTIATE_TEST_SUITE_P(Patterns, PermutationThroughput,
+                         ::testing::Values("bitcomp", "bitrev", "transpose", "shuffle", "tornado", "neighbor",
+                                           "randperm"));
+
+// One VC: the classic head-of-line limit, 2 - sqrt(2) = 0.586 for large k.
+// VC allocation and switch allocation happen in one cycle here (va = 0), so
+// a VC is free again the cycle after its packet leaves.
+TEST(Saturation, OneVcUniformHitsHeadOfLineLimit) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  RunResult r = run_experiment(config({"router.radix=64", "router.vcs=1", "router.va_cycles=0", "flit.bits=64",
+                                       "traffic.load=1.0", "sim.warmup_cycles=2000", "sim.measure_cycles=10000",
+                                       "sim.drain_cap_cycles=0"}));
+  EXPECT_GT(r.accepted_load, 0.57);
+  EXPECT_LT(r.accepted_load, 0.62);
+  EXPECT_TRUE(r.saturated);
+}
+
+// Four VCs relieve head-of-line blocking (the paper's setup: 128-bit flits
+// on 64-bit channels, iSLIP, VCT).
+TEST(Saturation, FourVcsSaturateAboveTheHeadOfLineLimit) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  RunResult r = run_experiment(config({"router.radix=64", "router.vcs=4", "traffic.load=1.0",
+                                       "sim.warmup_cycles=2000", "sim.measure_cycles=10000",
+                                       "sim.drain_cap_cycles=0"}));
+  EXPECT_GT(r.accepted_load, 0.64);
+  EXPECT_LT(r.accepted_load, 0.9);
+}
+
+TEST(Conservation, FlitsAreConservedPastSaturation) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  RunResult r = run_experiment(config({"router.radix=32", "traffic.load=1.0", "traffic.size_mix=bimodal",
+                                       "sim.warmup_cycles=500", "sim.measure_cycles=3000",
+                                       "sim.drain_cap_cycles=100"}));
+  EXPECT_GT(r.flits_in_network, 0u);
+  EXPECT_GT(r.flits_queued, 0u);
+  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
+  EXPECT_FALSE(r.drained);
+  EXPECT_TRUE(r.saturated);
+}
+
+TEST(Conservation, WormholeDrainsBimodalTraffic) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  RunResult r = run_experiment(config({"router.radix=16", "router.flow_control=wormhole", "router.vc_depth_flits=2",
+                                       "traffic.size_mix=bimodal", "traffic.load=0.3", "sim.warmup_cycles=500",
+                                       "sim.measure_cycles=3000"}));
+  EXPECT_TRUE(r.drained);
+  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
+}
+
+// A terminal that stops accepting after two flits: the router fills up and
+// the watchdog must name the stuck buffers instead of hanging.
+class StalledTerminalNetwork final : public SingleRouterNetwork {
+ public:
+  using SingleRouterNetwork::SingleRouterNetwork;
+
+ protected:
+  int ejection_credits(int node) const override { return node == 0 ? 2 : 0; }
+};
+
+TEST(Watchdog, ReportsStuckBuffersAndPackets) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = config({"router.radix=8", "traffic.pattern=uniform", "traffic.load=0.5", "sim.watchdog_cycles=200",
+                       "sim.warmup_cycles=100", "sim.measure_cycles=100000"});
+  StalledTerminalNetwork net(cfg, clock_from(cfg));
+  net.build(cfg);
+  try {
+    run_network(cfg, net);
+    FAIL() << "expected a deadlock report";
+  } catch (const DeadlockError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("deadlock"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("router0.xbar input"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("to output 0"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("front packet"), std::string::npos) << msg;
+  }
+}
+
+TEST(Watchdog, QuietWhileFlitsMove) {
+  Watchdog w(10);
+  for (std::uint64_t t = 0; t < 100; ++t) w.check(t, t, 5, [] { return std::string(); });
+  for (std::uint64_t t = 0; t < 100; ++t) w.check(1000 + t, 7, 0, [] { return std::string(); });  // idle: nothing in flight
+  EXPECT_THROW(
+      {
+        for (std::uint64_t t = 0; t < 20; ++t) w.check(2000 + t, 8, 3, [] { return std::string("report"); });
+      },
+      DeadlockError);
+}
+
+}  // namespace
+}  // namespace nwn
