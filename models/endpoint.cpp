@@ -109,8 +109,10 @@ class NetworkInterface : public sc_core::sc_module {
                                              std::to_string(id_));
     ++ejected_;
     ++owner_->ejected_flits_;
-    if (now >= owner_->measure_begin_ && now < owner_->measure_end_) ++window_ejected_;
+    const bool in_window = now >= owner_->measure_begin_ && now < owner_->measure_end_;
+    if (in_window) ++window_ejected_;
     if (!f.tail) return;
+    if (in_window) ++owner_->window_ejected_packets_;
     PacketExtension& e = *deliver_ext_;
     e.packet_id = f.packet_id;
     e.src = f.src;

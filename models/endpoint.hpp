@@ -110,6 +110,7 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   // Flits each node ejected during the measurement window.
   std::uint64_t window_ejected_flits_of(int node) const;
   std::uint64_t window_created_flits() const { return window_created_flits_; }
+  std::uint64_t window_ejected_packets() const { return window_ejected_packets_; }
 
  private:
   void tick();
@@ -124,7 +125,7 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   tlm::tlm_generic_payload trans_;  // reused for every packet: no allocation
   PacketExtension* ext_;            // owned by trans_
   std::uint64_t next_packet_id_ = 0;
-  std::uint64_t created_flits_ = 0, ejected_flits_ = 0, window_created_flits_ = 0;
+  std::uint64_t created_flits_ = 0, ejected_flits_ = 0, window_created_flits_ = 0, window_ejected_packets_ = 0;
   Cycle measure_begin_ = kNever, measure_end_ = kNever;
   sc_core::sc_event wake_;
   bool sleeping_ = false;

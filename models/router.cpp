@@ -117,6 +117,40 @@ std::uint64_t Router::crossbar_flits() const {
   return n;
 }
 
+RouterActivity Router::activity() const {
+  RouterActivity a;
+  for (auto& ss : subswitches_) a.subswitches.push_back(ss->activity());
+  for (auto& l : internal_) a.channel_flits.push_back(l->flits_sent());
+  return a;
+}
+
+RouterActivity& RouterActivity::operator+=(const RouterActivity& o) {
+  if (subswitches.empty()) {
+    *this = o;
+    return *this;
+  }
+  for (std::size_t i = 0; i < subswitches.size() && i < o.subswitches.size(); ++i) {
+    subswitches[i].buffer_writes += o.subswitches[i].buffer_writes;
+    subswitches[i].buffer_reads += o.subswitches[i].buffer_reads;
+    subswitches[i].crossbar_flits += o.subswitches[i].crossbar_flits;
+  }
+  for (std::size_t i = 0; i < channel_flits.size() && i < o.channel_flits.size(); ++i)
+    channel_flits[i] += o.channel_flits[i];
+  return *this;
+}
+
+RouterActivity RouterActivity::operator-(const RouterActivity& o) const {
+  RouterActivity d = *this;
+  for (std::size_t i = 0; i < d.subswitches.size() && i < o.subswitches.size(); ++i) {
+    d.subswitches[i].buffer_writes -= o.subswitches[i].buffer_writes;
+    d.subswitches[i].buffer_reads -= o.subswitches[i].buffer_reads;
+    d.subswitches[i].crossbar_flits -= o.subswitches[i].crossbar_flits;
+  }
+  for (std::size_t i = 0; i < d.channel_flits.size() && i < o.channel_flits.size(); ++i)
+    d.channel_flits[i] -= o.channel_flits[i];
+  return d;
+}
+
 void Router::report_buffers(std::ostream& os) const {
   for (auto& ss : subswitches_)
     if (ss->has_flits()) ss->report_buffers(os);

@@ -27,6 +27,15 @@ struct RouterParams {
   int internal_serialization_cycles = 1;  // flit cycles on internal channels
 };
 
+// Activity counters of one router, in the order of its description's
+// subswitches and channels: what the power model multiplies by energies.
+struct RouterActivity {
+  std::vector<SubswitchActivity> subswitches;
+  std::vector<std::uint64_t> channel_flits;  // flits sent on each internal channel
+  RouterActivity& operator+=(const RouterActivity& o);
+  RouterActivity operator-(const RouterActivity& o) const;
+};
+
 class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouting {
  public:
   SC_HAS_PROCESS(Router);
@@ -47,6 +56,7 @@ class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouti
 
   std::uint64_t buffered_flits() const;
   std::uint64_t crossbar_flits() const;  // flit-hops inside this router
+  RouterActivity activity() const;
   void report_buffers(std::ostream& os) const;
 
  private:

@@ -104,11 +104,13 @@ Table csv_table(const std::vector<std::string>& keys, const std::vector<std::vec
   Table t;
   t.header = keys;
   const json fields = RunResult{}.to_json();
-  for (auto& [k, v] : fields.items()) t.header.push_back(k);
+  for (auto& [k, v] : fields.items())
+    if (v.is_primitive()) t.header.push_back(k);
   for (std::size_t i = 0; i < results.size(); ++i) {
     std::vector<std::string> row = key_values[i];
     if (!results[i].is_null())
-      for (auto& [k, v] : results[i].items()) row.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+      for (auto& [k, v] : results[i].items())
+        if (v.is_primitive()) row.push_back(v.is_string() ? v.get<std::string>() : v.dump());
     t.rows.push_back(row);
   }
   return t;

@@ -31,6 +31,16 @@ nlohmann::ordered_json RunResult::to_json() const {
   j["flits_queued"] = flits_queued;
   j["flits_in_network"] = flits_in_network;
   j["flit_hops"] = flit_hops;
+  nlohmann::ordered_json a;
+  a["window_cycles"] = window_cycles;
+  a["packets_ejected"] = window_packets_ejected;
+  a["flits_ejected"] = window_flits_ejected;
+  nlohmann::ordered_json ss = nlohmann::ordered_json::array();
+  for (auto& s : window_activity.subswitches)
+    ss.push_back({s.buffer_writes, s.buffer_reads, s.crossbar_flits});
+  a["subswitch_writes_reads_crossbar"] = ss;
+  a["channel_flits"] = window_activity.channel_flits;
+  j["window_activity"] = a;
   return j;
 }
 
@@ -101,7 +111,10 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
 
   const auto t0 = std::chrono::steady_clock::now();
   Runner runner(cfg, *net, clock);
+  runner.run_until(warmup, [] { return false; });
+  const RouterActivity before = net->activity();
   runner.run_until(warmup + window, [] { return false; });
+  const RouterActivity during = net->activity() - before;
   runner.run_until(warmup + window + drain_cap, [&] { return net->stats().outstanding() == 0; });
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -117,6 +130,10 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
     min_node = std::min(min_node, e.window_ejected_flits_of(n));
   }
   r.accepted_load = double(window_ejected) / capacity;
+  r.window_cycles = window;
+  r.window_packets_ejected = e.window_ejected_packets();
+  r.window_flits_ejected = window_ejected;
+  r.window_activity = during;
   r.accepted_min_node = double(min_node) * nodes / capacity;
   r.packets_measured = s.latency.count();
   r.latency_avg = s.latency.mean();

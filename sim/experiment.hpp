@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../models/router.hpp"
 #include "config.hpp"
 
 namespace nwn {
@@ -26,6 +27,11 @@ struct RunResult {
   std::uint64_t cycles = 0;
   std::uint64_t flits_created = 0, flits_ejected = 0, flits_queued = 0, flits_in_network = 0;
   std::uint64_t flit_hops = 0;
+  // What happened during the measurement window, for the power model.
+  std::uint64_t window_cycles = 0;
+  std::uint64_t window_packets_ejected = 0;
+  std::uint64_t window_flits_ejected = 0;
+  RouterActivity window_activity;  // summed over routers
 
   nlohmann::ordered_json to_json() const;
 };

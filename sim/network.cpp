@@ -109,6 +109,12 @@ std::uint64_t Network::flit_hops() const {
   return n;
 }
 
+RouterActivity Network::activity() const {
+  RouterActivity a;
+  for (auto& r : routers_) a += r->activity();
+  return a;
+}
+
 std::uint64_t Network::flits_in_network() const {
   std::uint64_t n = 0;
   for (auto& r : routers_) {

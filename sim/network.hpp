@@ -25,6 +25,8 @@ class Network {
   const Clock& clock() const { return clock_; }
 
   std::uint64_t flit_hops() const;
+  // Activity summed over routers (all routers of a network share one organization).
+  RouterActivity activity() const;
   // Flits in router buffers and on every link, counted structurally.
   std::uint64_t flits_in_network() const;
   void report_stuck(std::ostream& os) const;

@@ -1,0 +1,251 @@
+// nwnsim compare: the switch organizations of one router side by side under
+// the same traffic: area, energy per packet with its breakdown, latency, EDP
+// and EDAP, each also relative to a reference organization (hc). Every
+// (organization, pattern) point is simulated in a child process; the power
+// model then turns each point's measured activity into energy.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "../models/organization.hpp"
+#include "../power/area.hpp"
+#include "../power/power_model.hpp"
+#include "cli.hpp"
+#include "config.hpp"
+#include "process.hpp"
+#include "report.hpp"
+
+namespace nwn {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+struct CompareArgs {
+  std::string config_file;
+  std::vector<std::string> sets;
+  std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,trm,hxv,hxm";
+  std::string patterns = "uniform,bitcomp,bitrev,transpose";
+  std::string load = "0.5";
+  std::string reference = "hc";
+  std::string tech_file;
+  int jobs = 0;
+  std::string csv_path, json_path, plot_prefix;
+  bool quick = false;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream is(s);
+  while (std::getline(is, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+SwitchDescription description_for(const Config& cfg) {
+  OrganizationParams p;
+  p.name = cfg.get_string("router.org");
+  p.radix = int(cfg.get_int("router.radix"));
+  p.vcs = int(cfg.get_int("router.vcs"));
+  p.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
+  p.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
+  p.input_speedup = int(cfg.get_int("router.input_speedup"));
+  p.rc_cycles = int(cfg.get_int("router.rc_cycles"));
+  p.va_cycles = int(cfg.get_int("router.va_cycles"));
+  p.sa_cycles = int(cfg.get_int("router.sa_cycles"));
+  p.st_cycles = int(cfg.get_int("router.st_cycles"));
+  return make_organization(p).description;
+}
+
+// One compared point: simulation results and the energy derived from them.
+struct Point {
+  std::string org, pattern;
+  json results;
+  EnergyBreakdown energy_per_packet;
+  double area_pitch2 = 0, area_mm2 = 0;
+  double latency_cycles = 0, latency_ns = 0;
+  double edp = 0, edap = 0;  // pJ x ns, pJ x ns x mm^2
+  bool ok = false;
+};
+
+int run_compare(const CompareArgs& a) {
+  Config base;
+  if (!a.config_file.empty()) base.load_file(a.config_file);
+  for (auto& s : a.sets) base.set_override(s);
+  if (a.quick) {
+    base.set("sim.warmup_cycles", "1000", "--quick");
+    base.set("sim.measure_cycles", "4000", "--quick");
+  }
+  base.set("traffic.load", a.load, "--load");
+  const Technology tech = a.tech_file.empty() ? default_technology() : load_technology(a.tech_file);
+  const auto orgs = split(a.orgs), patterns = split(a.patterns);
+  for (auto& o : orgs) Config(base).set("router.org", o, "--orgs");
+  for (auto& p : patterns) Config(base).set("traffic.pattern", p, "--patterns");
+
+  std::vector<Point> points;
+  std::vector<Job> jobs;
+  const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-compare-{}", getpid());
+  fs::create_directories(tmp);
+  for (auto& o : orgs)
+    for (auto& p : patterns) {
+      Point pt;
+      pt.org = o;
+      pt.pattern = p;
+      Job j;
+      j.args = {"run"};
+      if (!a.config_file.empty()) j.args.push_back(a.config_file);
+      for (auto& s : a.sets) j.args.insert(j.args.end(), {"--set", s});
+      j.args.insert(j.args.end(), {"--set", "traffic.load=" + a.load, "--set", "router.org=" + o, "--set",
+                                   "traffic.pattern=" + p, "--set", "sim.warmup_cycles=" + base.text("sim.warmup_cycles"),
+                                   "--set", "sim.measure_cycles=" + base.text("sim.measure_cycles"), "--quiet", "--json",
+                                   (tmp / fmt::format("p{}.json", points.size())).string()});
+      jobs.push_back(j);
+      points.push_back(pt);
+    }
+  const int parallel = a.jobs > 0 ? a.jobs : std::max(1, int(sysconf(_SC_NPROCESSORS_ONLN)));
+  std::size_t done = 0;
+  const bool tty = isatty(2);
+  run_jobs(jobs, parallel, [&](std::size_t i) {
+    ++done;
+    if (tty) std::cerr << fmt::format("\r[{}/{}] points done", done, jobs.size()) << std::flush;
+    if (jobs[i].exit_code != 0)
+      std::cerr << fmt::format("{}compare: {} on {} failed (exit {})\n", tty ? "\n" : "", points[i].org,
+                               points[i].pattern, jobs[i].exit_code);
+  });
+  if (tty) std::cerr << "\n";
+
+  const int flit_bits = int(base.get_int("flit.bits"));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    Point& pt = points[i];
+    if (jobs[i].exit_code != 0) continue;
+    json run = json::parse(read_file((tmp / fmt::format("p{}.json", i)).string()));
+    pt.results = run["results"];
+    Config cfg = base;
+    cfg.set("router.org", pt.org, "--orgs");
+    const SwitchDescription d = description_for(cfg);
+    const json& w = pt.results["window_activity"];
+    RouterActivity act;
+    for (auto& s : w["subswitch_writes_reads_crossbar"])
+      act.subswitches.push_back({s[0].get<std::uint64_t>(), s[1].get<std::uint64_t>(), s[2].get<std::uint64_t>()});
+    act.channel_flits = w["channel_flits"].get<std::vector<std::uint64_t>>();
+    const std::uint64_t packets = w["packets_ejected"].get<std::uint64_t>();
+    const std::uint64_t flits = w["flits_ejected"].get<std::uint64_t>();
+    const EnergyBreakdown e = switch_energy(tech, d, act, w["window_cycles"].get<std::uint64_t>(), flit_bits, 2 * flits);
+    pt.energy_per_packet = e.scaled(packets ? 1.0 / double(packets) : 0.0);
+    pt.area_pitch2 = switch_area_pitch2(d);
+    pt.area_mm2 = pt.area_pitch2 * tech.channel_pitch_mm() * tech.channel_pitch_mm();
+    pt.latency_cycles = pt.results["latency_avg"].get<double>();
+    pt.latency_ns = pt.latency_cycles / tech.clock_ghz;
+    pt.edp = pt.energy_per_packet.switch_pj() * pt.latency_ns;
+    pt.edap = pt.edp * pt.area_mm2;
+    pt.ok = true;
+  }
+  fs::remove_all(tmp);
+
+  auto ref_of = [&](const Point& pt) -> const Point* {
+    for (auto& q : points)
+      if (q.org == a.reference && q.pattern == pt.pattern && q.ok) return &q;
+    return nullptr;
+  };
+  Table t;
+  t.header = {"pattern", "org",   "accepted", "latency", "area-mm2", "E/pkt-pJ", "buf", "xbar", "wire", "static",
+              "EDP",     "EDAP",  "rel-area", "rel-E",   "rel-EDP",  "rel-EDAP", "sat"};
+  json out;
+  out["nwnsim"] = "compare";
+  out["technology"] = tech.name;
+  out["reference"] = a.reference;
+  out["config"] = base.to_json();
+  json arr = json::array();
+  int failed = 0;
+  for (auto& p : patterns)
+    for (auto& pt : points) {
+      if (pt.pattern != p) continue;
+      if (!pt.ok) {
+        ++failed;
+        t.rows.push_back({pt.pattern, pt.org, "failed"});
+        continue;
+      }
+      const Point* ref = ref_of(pt);
+      auto rel = [&](double x, double r) { return ref && r > 0 ? fmt::format("{:.2f}", x / r) : std::string("-"); };
+      const EnergyBreakdown& e = pt.energy_per_packet;
+      t.rows.push_back({pt.pattern, pt.org, fmt::format("{:.3f}", pt.results["accepted_load"].get<double>()),
+                        fmt::format("{:.1f}", pt.latency_cycles), fmt::format("{:.2f}", pt.area_mm2),
+                        fmt::format("{:.1f}", e.switch_pj()), fmt::format("{:.1f}", e.buffers_pj),
+                        fmt::format("{:.1f}", e.crossbars_pj), fmt::format("{:.1f}", e.wires_pj),
+                        fmt::format("{:.1f}", e.static_pj()), fmt::format("{:.3g}", pt.edp),
+                        fmt::format("{:.3g}", pt.edap), rel(pt.area_mm2, ref ? ref->area_mm2 : 0),
+                        rel(e.switch_pj(), ref ? ref->energy_per_packet.switch_pj() : 0),
+                        rel(pt.edp, ref ? ref->edp : 0), rel(pt.edap, ref ? ref->edap : 0),
+                        pt.results["saturated"].get<bool>() ? "yes" : "no"});
+      json j;
+      j["org"] = pt.org;
+      j["pattern"] = pt.pattern;
+      j["area_pitch2"] = pt.area_pitch2;
+      j["area_mm2"] = pt.area_mm2;
+      j["latency_cycles"] = pt.latency_cycles;
+      j["latency_ns"] = pt.latency_ns;
+      j["energy_per_packet"] = e.to_json();
+      j["energy_per_bit_pj"] = e.switch_pj() / (flit_bits * pt.results["window_activity"]["flits_ejected"].get<double>() /
+                                                std::max(1.0, pt.results["window_activity"]["packets_ejected"].get<double>()));
+      j["power_w"] = e.switch_pj() * pt.results["window_activity"]["packets_ejected"].get<double>() /
+                     (pt.results["window_activity"]["window_cycles"].get<double>() / tech.clock_ghz) * 1e-3;
+      j["edp_pj_ns"] = pt.edp;
+      j["edap_pj_ns_mm2"] = pt.edap;
+      if (ref) {
+        j["relative"]["area"] = pt.area_mm2 / ref->area_mm2;
+        j["relative"]["energy"] = e.switch_pj() / ref->energy_per_packet.switch_pj();
+        j["relative"]["edp"] = pt.edp / ref->edp;
+        j["relative"]["edap"] = pt.edap / ref->edap;
+      }
+      j["results"] = pt.results;
+      arr.push_back(j);
+    }
+  out["points"] = arr;
+  std::cout << fmt::format("nwnsim compare: radix {}, load {}, {} ({}); energy per packet in pJ, EDP in pJ*ns, "
+                           "EDAP in pJ*ns*mm2, rel- = relative to {}\n",
+                           base.get_int("router.radix"), a.load, tech.name,
+                           tech.static_per_bit ? "static per bit" : "static per channel", a.reference);
+  std::cout << t.render();
+  if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
+  if (!a.json_path.empty() || !a.plot_prefix.empty()) {
+    const std::string jp = a.json_path.empty() ? a.plot_prefix + ".json" : a.json_path;
+    write_file(jp, out.dump(2) + "\n");
+    if (!a.plot_prefix.empty()) {
+      const std::string cmd = "/usr/bin/python3 " + std::string(NWNSIM_SOURCE_DIR) + "/scripts/plot_compare.py " + jp +
+                              " " + a.plot_prefix;
+      if (std::system(cmd.c_str()) != 0) std::cerr << "compare: plotting failed (is python3-matplotlib installed?)\n";
+      else std::cout << "plots: " << a.plot_prefix << "-{energy,edp,edap}.{png,svg}\n";
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+CommandRegistration reg_compare([](CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<CompareArgs>();
+  auto* c = app.add_subcommand("compare",
+                               "compare switch organizations of one router: area, energy, latency, EDP, EDAP");
+  c->add_option("config", args->config_file, "TOML config file (router.org and traffic.pattern are set per point)")
+      ->check(CLI::ExistingFile);
+  c->add_option("--set", args->sets, "override a config key (repeatable)")->type_name("KEY=VALUE");
+  c->add_option("--orgs", args->orgs, "organizations, comma-separated")->capture_default_str();
+  c->add_option("--patterns", args->patterns, "traffic patterns, comma-separated")->capture_default_str();
+  c->add_option("--load", args->load, "offered load (fraction of channel capacity)")->capture_default_str();
+  c->add_option("--reference", args->reference, "organization the rel- columns divide by")->capture_default_str();
+  c->add_option("--tech", args->tech_file, "technology TOML (default: the paper's 22 nm, power/tech/22nm.toml)")
+      ->check(CLI::ExistingFile);
+  c->add_option("-j,--jobs", args->jobs, "parallel processes (default: one per core)")->check(CLI::Range(1, 1024));
+  c->add_option("--csv", args->csv_path, "write the table as CSV");
+  c->add_option("--json", args->json_path, "write every point with its energy breakdown as JSON");
+  c->add_option("--plot", args->plot_prefix, "bar charts PREFIX-{energy,edp,edap}.{png,svg} (python3-matplotlib)");
+  c->add_flag("--quick", args->quick, "shorter measurement window");
+  c->callback([args, &exit_code] { exit_code = run_compare(*args); });
+});
+
+}  // namespace
+}  // namespace nwn
