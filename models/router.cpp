@@ -74,7 +74,10 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
   // Global and local route are computed together at the router input; the
   // global decision travels in the head flit to the inner subswitches.
   const int router_in = router_input_of_[port_base_[subswitch] + in_port];
-  if (router_in >= 0) global_->route(id_, router_in, head);
+  if (router_in >= 0) {
+    global_->route(*this, router_in, head);
+    if (!heatmap_.empty()) ++heatmap_[std::size_t(router_in) * radix() + head.router_out];
+  }
   return org_.routing->route(subswitch, in_port, head);
 }
 
@@ -116,6 +119,13 @@ std::uint64_t Router::crossbar_flits() const {
   for (auto& ss : subswitches_) n += ss->activity().crossbar_flits;
   return n;
 }
+
+int Router::output_credits(int port) const {
+  const PortAttachment& a = org_.description.outputs.at(port);
+  return subswitches_[a.ss]->output_credits(a.port);
+}
+
+void Router::enable_heatmap() { heatmap_.assign(std::size_t(radix()) * radix(), 0); }
 
 RouterActivity Router::activity() const {
   RouterActivity a;

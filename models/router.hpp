@@ -57,6 +57,12 @@ class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouti
   std::uint64_t buffered_flits() const;
   std::uint64_t crossbar_flits() const;  // flit-hops inside this router
   RouterActivity activity() const;
+  // Free buffer space (credits, all VCs) behind router output `port`: the
+  // congestion measure of adaptive routing.
+  int output_credits(int port) const;
+  // Counts packets from each input port to each output port (Fig. 6, 7).
+  void enable_heatmap();
+  const std::vector<std::uint64_t>& heatmap() const { return heatmap_; }  // inputs x outputs
   void report_buffers(std::ostream& os) const;
 
  private:
@@ -70,6 +76,7 @@ class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouti
   std::vector<std::unique_ptr<Link>> internal_;
   std::vector<int> router_input_of_;  // (ss, port) -> router input port or -1, flattened
   std::vector<int> port_base_;        // first flattened index of each subswitch's inputs
+  std::vector<std::uint64_t> heatmap_;
   sc_core::sc_event wake_;
   bool sleeping_ = true;  // until the first arrival
   Cycle last_cycle_ = kNever;

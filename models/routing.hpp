@@ -21,14 +21,17 @@ class SubswitchRouting {
   virtual RouteDecision route(int subswitch, int in_port, Flit& head) = 0;
 };
 
-// The global route: which output port of router `router` a packet takes.
+class Router;
+
+// The global route: which output port of a router a packet takes.
 // Implementations document their VC use and why they are deadlock-free.
+// Adaptive algorithms read congestion from the router (Router::output_credits).
 class GlobalRouting {
  public:
   virtual ~GlobalRouting() = default;
   // Sets head.router_out and head.router_vc_lo/hi (the VCs the packet may use
   // on that output); may keep routing state in head.route_aux.
-  virtual void route(int router, int in_port, Flit& head) = 0;
+  virtual void route(Router& router, int in_port, Flit& head) = 0;
 };
 
 }  // namespace nwn

@@ -38,6 +38,14 @@ void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits)
   o.vc_owned.assign(params_.vcs, 0);
 }
 
+int Subswitch::output_credits(int port) const {
+  const OutputPort& o = out_.at(port);
+  if (!o.track_credits) return 1 << 20;
+  int n = 0;
+  for (int c : o.credits) n += c;
+  return n;
+}
+
 Cycle Subswitch::next_arrival() const {
   Cycle next = kNever;
   for (const auto& i : in_)

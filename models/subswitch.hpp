@@ -68,6 +68,8 @@ class Subswitch {
   bool has_flits() const { return buffered_flits_ > 0; }
   std::uint64_t buffered_flits() const { return buffered_flits_; }
   const SubswitchActivity& activity() const { return activity_; }
+  // Credits of output `port` summed over VCs (a large number if untracked).
+  int output_credits(int port) const;
   // Earliest cycle at which an input flit or output credit will arrive.
   Cycle next_arrival() const;
 

@@ -10,6 +10,7 @@
 
 #include "../models/allocator.hpp"
 #include "../models/organization.hpp"
+#include "network.hpp"
 #include "traffic.hpp"
 
 namespace nwn {
@@ -28,6 +29,24 @@ std::vector<KeySpec> build_schema() {
       {"sim.watchdog_cycles", V::Int, "5000", 10, 1e9, nullptr, "cycles",
        "flits in the network and no flit moving for this long ends the run with a report of the stuck buffers"},
       {"sim.clock_ghz", V::Float, "5", 0.001, 1000, nullptr, "GHz", "datapath clock (the paper: 5 GHz)"},
+      {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",
+       "count packets from each input port to each output port of every router (run --heatmap FILE)"},
+      {"network.topology", V::String, "single", 0, 0, topology_names, "",
+       "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T)"},
+      {"network.routing", V::String, "auto", 0, 0,
+       fixed({"auto", "random", "deterministic", "greedy2", "dor", "minad", "valiant", "closad", "dal"}), "",
+       "global routing; fclos: random (default), deterministic, greedy2; hyperx: dor (default), minad, valiant, "
+       "closad, dal"},
+      {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
+       "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
+      {"network.port_assignment", V::String, "tied", 0, 0, fixed({"tied", "interleaved"}), "",
+       "how a router's port groups map onto its switch's physical ports (Fig. 10)"},
+      {"network.fclos_levels", V::Int, "3", 2, 8, nullptr, "levels",
+       "fclos: levels n of the k-ary n-tree (k = router.radix; (k/2)^n nodes)"},
+      {"network.hyperx_s", V::String, "8,8,8", 0, 0, nullptr, "routers",
+       "hyperx: routers per dimension, comma-separated (L = count)"},
+      {"network.hyperx_k", V::Int, "1", 1, 64, nullptr, "links", "hyperx: parallel links between two routers of a dimension"},
+      {"network.hyperx_t", V::Int, "8", 1, 4096, nullptr, "terminals", "hyperx: terminals per router"},
       {"traffic.pattern", V::String, "uniform", 0, 0, traffic_pattern_names, "", "destination pattern"},
       {"traffic.load", V::Float, "0.5", 0, 1, nullptr, "fraction of channel capacity",
        "offered load per node; 1.0 = one flit every serialization time of the terminal channel"},

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include <fmt/format.h>
+
 namespace nwn {
 
 namespace {
@@ -10,7 +12,7 @@ namespace {
 class SingleRouterRouting final : public GlobalRouting {
  public:
   explicit SingleRouterRouting(int vcs) : vcs_(vcs) {}
-  void route(int, int, Flit& head) override {
+  void route(Router&, int, Flit& head) override {
     head.router_out = std::int16_t(head.dst);
     head.router_vc_lo = 0;
     head.router_vc_hi = std::uint8_t(vcs_ - 1);
@@ -31,10 +33,86 @@ void SingleRouterNetwork::build(const Config& cfg) {
   routing_.push_back(std::make_unique<SingleRouterRouting>(rp.vcs));
   routers_.push_back(std::make_unique<Router>("router0", 0, rp, routing_.back().get(), clock_));
   Router& r = *routers_.back();
-  for (int n = 0; n < k; ++n) {
-    r.attach_input(n, endpoints_->inject_link(n));
-    r.attach_output(n, endpoints_->eject_link(n), ejection_credits(n));
+  for (int n = 0; n < k; ++n) attach_terminal(n, r, n, ejection_credits(n));
+  enable_heatmaps_if(cfg);
+}
+
+void Network::connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg) {
+  LinkParams lp;
+  lp.latency_cycles = int(cfg.get_int("network.link_latency_cycles"));
+  lp.credit_latency_cycles = lp.latency_cycles;
+  lp.serialization_cycles = serialization_;
+  lp.width_bits = int(cfg.get_int("channel.width_bits"));
+  const int depth = int(cfg.get_int("router.vc_depth_flits"));
+  auto one_way = [&](Router& from, int pf, Router& to, int pt) {
+    links_.push_back(std::make_unique<Link>(
+        fmt::format("{}.{}->{}.{}", from.basename(), pf, to.basename(), pt), lp));
+    from.attach_output(pf, links_.back().get(), depth);
+    to.attach_input(pt, links_.back().get());
+    mark_used(from.id(), pf, 2);
+    mark_used(to.id(), pt, 1);
+  };
+  one_way(a, port_a, b, port_b);
+  one_way(b, port_b, a, port_a);
+}
+
+void Network::mark_used(int router, int port, std::uint8_t bit) {
+  if (port_used_.size() <= std::size_t(router)) port_used_.resize(router + 1);
+  auto& v = port_used_[router];
+  if (v.size() <= std::size_t(port)) v.resize(port + 1, 0);
+  if (v[port] & bit) throw std::logic_error(fmt::format("topology: router {} port {} connected twice", router, port));
+  v[port] |= bit;
+}
+
+void Network::attach_terminal(int node, Router& r, int port, int ejection_credits) {
+  r.attach_input(port, endpoints_->inject_link(node));
+  r.attach_output(port, endpoints_->eject_link(node), ejection_credits);
+  mark_used(r.id(), port, 3);
+}
+
+void Network::close_unused_ports() {
+  LinkParams lp;
+  for (auto& r : routers_) {
+    for (int p = 0; p < r->radix(); ++p) {
+      const std::uint8_t used =
+          std::size_t(r->id()) < port_used_.size() && std::size_t(p) < port_used_[r->id()].size()
+              ? port_used_[r->id()][p]
+              : 0;
+      if (!(used & 1)) {
+        links_.push_back(std::make_unique<Link>(fmt::format("{}.{}.unused-in", r->basename(), p), lp));
+        r->attach_input(p, links_.back().get());
+      }
+      if (!(used & 2)) {
+        links_.push_back(std::make_unique<Link>(fmt::format("{}.{}.unused-out", r->basename(), p), lp));
+        r->attach_output(p, links_.back().get(), 0);
+      }
+    }
   }
+}
+
+std::vector<int> Network::port_map(const std::string& assignment, const std::vector<int>& groups, int radix) {
+  int total = 0;
+  for (int g : groups) total += g;
+  if (total > radix) throw std::logic_error("port map: more logical ports than the radix");
+  std::vector<int> map(total);
+  if (assignment == "tied") {
+    for (int i = 0; i < total; ++i) map[i] = i;
+    return map;
+  }
+  // Interleaved: deal physical ports to the groups in turn.
+  std::vector<int> next(groups.size(), 0), first(groups.size(), 0);
+  for (std::size_t g = 1; g < groups.size(); ++g) first[g] = first[g - 1] + groups[g - 1];
+  int phys = 0;
+  while (phys < total) {
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      if (next[g] < groups[g]) map[first[g] + next[g]++] = phys++;
+  }
+  return map;
+}
+
+void Network::enable_heatmaps_if(const Config& cfg) {
+  if (cfg.get_bool("sim.heatmap"))
+    for (auto& r : routers_) r->enable_heatmap();
 }
 
 Network::Network(const Config& cfg, const Clock& clock) : clock_(clock) {
@@ -137,10 +215,32 @@ Clock clock_from(const Config& cfg) {
   return clock;
 }
 
+std::map<std::string, TopologyFactory>& topology_registry() {
+  static std::map<std::string, TopologyFactory> registry;
+  return registry;
+}
+
+std::vector<std::string> topology_names() {
+  std::vector<std::string> names;
+  for (auto& [n, f] : topology_registry()) names.push_back(n);
+  return names;
+}
+
 std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
-  auto net = std::make_unique<SingleRouterNetwork>(cfg, clock);
-  net->build(cfg);
+  const std::string& name = cfg.get_string("network.topology");
+  auto it = topology_registry().find(name);
+  if (it == topology_registry().end()) throw ConfigError("config error: network.topology = '" + name + "' is unknown");
+  auto net = it->second(cfg, clock);
+  net->close_unused_ports();
   return net;
 }
+
+namespace {
+TopologyRegistration reg_single("single", [](const Config& cfg, const Clock& clock) {
+  auto net = std::make_unique<SingleRouterNetwork>(cfg, clock);
+  net->build(cfg);
+  return std::unique_ptr<Network>(std::move(net));
+});
+}  // namespace
 
 }  // namespace nwn

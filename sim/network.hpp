@@ -1,7 +1,10 @@
 // A simulated network: routers, the links between them, and the endpoints.
 // Topologies build one from the config; the experiment runs any of them.
 #pragma once
+#include <functional>
 #include <iosfwd>
+#include <map>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -30,11 +33,23 @@ class Network {
   // Flits in router buffers and on every link, counted structurally.
   std::uint64_t flits_in_network() const;
   void report_stuck(std::ostream& os) const;
+  // Ports left unconnected get idle channels (the topology never routes to them).
+  void close_unused_ports();
 
  protected:
   RouterParams router_params(const Config& cfg, int radix) const;
   EndpointParams endpoint_params(const Config& cfg) const;
   void make_endpoints(const Config& cfg, int nodes);
+  // A pair of global channels between router ports (physical port numbers).
+  void connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg);
+  void attach_terminal(int node, Router& r, int port, int ejection_credits = 0);
+  // Logical-to-physical port map for routers whose ports fall in groups
+  // (terminals, down, up, one group per dimension): network.port_assignment
+  // "tied" keeps each group on consecutive physical ports, "interleaved"
+  // deals the groups' ports out in turn (Fig. 10 of the NWN paper).
+  static std::vector<int> port_map(const std::string& assignment, const std::vector<int>& group_sizes, int radix);
+  void enable_heatmaps_if(const Config& cfg);
+  void mark_used(int router, int port, std::uint8_t bit);
 
   Clock clock_;
   int serialization_ = 1;
@@ -44,6 +59,14 @@ class Network {
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<Link>> links_;  // router-to-router channels
   std::vector<std::unique_ptr<GlobalRouting>> routing_;
+  std::vector<std::vector<std::uint8_t>> port_used_;  // per router: input attached, output attached (2 bits)
+};
+
+using TopologyFactory = std::function<std::unique_ptr<Network>(const Config&, const Clock&)>;
+std::map<std::string, TopologyFactory>& topology_registry();
+std::vector<std::string> topology_names();
+struct TopologyRegistration {
+  TopologyRegistration(const std::string& name, TopologyFactory f) { topology_registry()[name] = std::move(f); }
 };
 
 // One router with a terminal on every port: the paper's single-router setup.
