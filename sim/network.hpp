@@ -33,6 +33,11 @@ class Network {
   // Flits in router buffers and on every link, counted structurally.
   std::uint64_t flits_in_network() const;
   void report_stuck(std::ostream& os) const;
+  // Logical-to-physical port map for routers whose ports fall in groups
+  // (terminals, down, up, one group per dimension): network.port_assignment
+  // "tied" keeps each group on consecutive physical ports, "interleaved"
+  // deals the groups' ports out in turn (Fig. 10 of the NWN paper).
+  static std::vector<int> port_map(const std::string& assignment, const std::vector<int>& group_sizes, int radix);
   // Ports left unconnected get idle channels (the topology never routes to them).
   void close_unused_ports();
 
@@ -43,11 +48,6 @@ class Network {
   // A pair of global channels between router ports (physical port numbers).
   void connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg);
   void attach_terminal(int node, Router& r, int port, int ejection_credits = 0);
-  // Logical-to-physical port map for routers whose ports fall in groups
-  // (terminals, down, up, one group per dimension): network.port_assignment
-  // "tied" keeps each group on consecutive physical ports, "interleaved"
-  // deals the groups' ports out in turn (Fig. 10 of the NWN paper).
-  static std::vector<int> port_map(const std::string& assignment, const std::vector<int>& group_sizes, int radix);
   void enable_heatmaps_if(const Config& cfg);
   void mark_used(int router, int port, std::uint8_t bit);
 

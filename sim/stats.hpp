@@ -1,6 +1,7 @@
 // Packet statistics over the marked (measured) packets.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "../models/endpoint.hpp"
@@ -35,6 +36,7 @@ class PacketStats final : public PacketObserver {
     if (p.measured) ++outstanding_;
   }
   void on_delivered(const PacketExtension& p) override {
+    if (on_packet) on_packet(p);
     if (!p.measured) return;
     --outstanding_;
     latency.add(p.delivered_cycle - p.created_cycle);
@@ -44,6 +46,8 @@ class PacketStats final : public PacketObserver {
   std::uint64_t outstanding() const { return outstanding_; }
 
   Histogram latency, network_latency, hops;
+  // Called for every delivered packet, measured or not (tests, packet traces).
+  std::function<void(const PacketExtension&)> on_packet;
 
  private:
   std::uint64_t outstanding_ = 0;

@@ -1,0 +1,149 @@
+// Global networks: exact zero-load latency, minimal routes, and deadlock-free
+// non-minimal routing under adversarial traffic.
+#include <gtest/gtest.h>
+
+#include "sim/network.hpp"
+#include "sim_util.hpp"
+
+namespace nwn {
+namespace {
+
+using test::config;
+
+struct Check {
+  std::uint64_t packets = 0, wrong_latency = 0, non_minimal = 0;
+};
+
+// Router hops of a minimal path in a k-ary n-tree (h = k/2): 1 + 2 x NCA level.
+int fclos_min_hops(int a, int b, int h) {
+  int level = 0;
+  while (a / h != b / h) {
+    a /= h;
+    b /= h;
+    ++level;
+  }
+  return 1 + 2 * level;
+}
+
+// Router hops of a minimal path in a HyperX: 1 + differing coordinates.
+int hyperx_min_hops(int a, int b, int t, const std::vector<int>& s) {
+  int ra = a / t, rb = b / t, hops = 1;
+  for (int dim : s) {
+    hops += ra % dim != rb % dim;
+    ra /= dim;
+    rb /= dim;
+  }
+  return hops;
+}
+
+// Every packet at zero load: 2 terminal channels + hops x router pipeline +
+// (hops - 1) global channels, exactly; and the route is minimal.
+template <typename MinHops>
+Check run_zero_load(Config cfg, MinHops min_hops) {
+  cfg.set("traffic.load", "0.002", "test");
+  cfg.set("sim.warmup_cycles", "0", "test");
+  cfg.set("sim.measure_cycles", "30000", "test");
+  cfg.set("flit.bits", "64", "test");
+  const int router_cycles = 4, link = int(cfg.get_int("network.link_latency_cycles"));
+  auto net = make_network(cfg, clock_from(cfg));
+  Check c;
+  net->stats().on_packet = [&](const PacketExtension& p) {
+    ++c.packets;
+    const std::uint64_t expect = 2 + p.hops * router_cycles + (p.hops - 1) * link;
+    if (p.delivered_cycle - p.created_cycle != expect) ++c.wrong_latency;
+    if (int(p.hops) != min_hops(p.src, p.dst)) ++c.non_minimal;
+  };
+  run_network(cfg, *net);
+  return c;
+}
+
+TEST(FoldedClos, ZeroLoadLatencyIsExactAndRoutesAreMinimal) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=3"});
+  const Check c = run_zero_load(cfg, [](int a, int b) { return fclos_min_hops(a, b, 4); });
+  EXPECT_GT(c.packets, 100u);
+  // At this load two packets rarely meet; allow a handful of queueing delays.
+  EXPECT_LE(c.wrong_latency, c.packets / 200);
+  EXPECT_EQ(c.non_minimal, 0u);
+}
+
+class HyperXMinimal : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HyperXMinimal, ZeroLoadLatencyIsExactAndRoutesAreMinimal) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = config({"network.topology=hyperx", "network.hyperx_s=4,3,2", "network.hyperx_t=2",
+                       "network.hyperx_k=2", "router.radix=16", "router.vcs=3"});
+  cfg.set("network.routing", GetParam(), "test");
+  const Check c = run_zero_load(cfg, [](int a, int b) { return hyperx_min_hops(a, b, 2, {4, 3, 2}); });
+  EXPECT_GT(c.packets, 100u);
+  EXPECT_LE(c.wrong_latency, c.packets / 200);
+  EXPECT_EQ(c.non_minimal, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Routing, HyperXMinimal, ::testing::Values("dor", "minad"));
+
+struct Adversarial {
+  const char* routing;
+  const char* pattern;
+};
+void PrintTo(const Adversarial& a, std::ostream* os) { *os << a.routing << "/" << a.pattern; }
+
+class HyperXAdversarial : public ::testing::TestWithParam<Adversarial> {};
+
+// Past saturation on adversarial permutations: every node keeps receiving,
+// nothing deadlocks (the watchdog would throw) and flits are conserved
+// (run_network checks).
+TEST_P(HyperXAdversarial, EveryDestinationReachedWithoutDeadlock) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = config({"network.topology=hyperx", "network.hyperx_s=4,4", "network.hyperx_t=4",
+                       "router.radix=10", "router.vcs=4", "traffic.load=0.9", "sim.warmup_cycles=1000",
+                       "sim.measure_cycles=6000", "sim.drain_cap_cycles=20000", "sim.watchdog_cycles=2000"});
+  cfg.set("network.routing", GetParam().routing, "test");
+  cfg.set("traffic.pattern", GetParam().pattern, "test");
+  RunResult r;
+  ASSERT_NO_THROW(r = run_experiment(cfg));
+  EXPECT_GT(r.accepted_min_node, 0.02) << "a node starved";
+  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
+}
+
+INSTANTIATE_TEST_SUITE_P(Routing, HyperXAdversarial,
+                         ::testing::Values(Adversarial{"valiant", "tornado"}, Adversarial{"valiant", "bitcomp"},
+                                           Adversarial{"dal", "tornado"}, Adversarial{"dal", "transpose"},
+                                           Adversarial{"closad", "tornado"}, Adversarial{"minad", "transpose"},
+                                           Adversarial{"dor", "transpose"}),
+                         [](const auto& info) {
+                           return std::string(info.param.routing) + "_" + info.param.pattern;
+                         });
+
+TEST(FoldedClos, Greedy2SurvivesSaturation) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  RunResult r = run_experiment(config({"network.topology=fclos", "router.radix=8", "network.routing=greedy2",
+                                       "traffic.load=1.0", "sim.warmup_cycles=500", "sim.measure_cycles=3000",
+                                       "sim.drain_cap_cycles=200", "sim.watchdog_cycles=2000"}));
+  EXPECT_GT(r.accepted_load, 0.4);
+  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
+}
+
+TEST(Topology, BadParametersAreClearErrors) {
+  auto r = test::nwnsim("run --set network.topology=hyperx --set network.hyperx_s=4,x");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("network.hyperx_s"), std::string::npos) << r.output;
+  r = test::nwnsim("run --set network.topology=hyperx --set network.hyperx_s=8,8 --set router.radix=8");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("needs at least 22 ports"), std::string::npos) << r.output;
+  r = test::nwnsim("run --set network.topology=hyperx --set network.routing=dal --set router.radix=32");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("at least 6 VCs"), std::string::npos) << r.output;
+  r = test::nwnsim("run --set network.topology=fclos --set network.routing=dal --set router.radix=8");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("does not apply to fclos"), std::string::npos) << r.output;
+}
+
+TEST(PortMap, TiedKeepsGroupsTogetherInterleavedDealsThemOut) {
+  EXPECT_EQ(Network::port_map("tied", {2, 2}, 4), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(Network::port_map("interleaved", {2, 2}, 4), (std::vector<int>{0, 2, 1, 3}));
+  EXPECT_EQ(Network::port_map("interleaved", {1, 3, 2}, 6), (std::vector<int>{0, 1, 3, 5, 2, 4}));
+}
+
+}  // namespace
+}  // namespace nwn
