@@ -12,6 +12,7 @@
 
 #include "config.hpp"
 #include "experiment.hpp"
+#include "network.hpp"
 #include "process.hpp"
 #include "report.hpp"
 
@@ -116,11 +117,27 @@ Table csv_table(const std::vector<std::string>& keys, const std::vector<std::vec
   return t;
 }
 
+// Heatmap CSV: one row per (router, input port, output port) with packets.
+std::string heatmap_csv(const Network& net) {
+  std::string out = "router,input,output,packets\n";
+  for (auto& r : net.routers()) {
+    const auto& h = r->heatmap();
+    const int k = r->radix();
+    for (int i = 0; i < k; ++i)
+      for (int o = 0; o < k; ++o)
+        if (!h.empty() && h[std::size_t(i) * k + o]) out += fmt::format("{},{},{},{}\n", r->id(), i, o, h[std::size_t(i) * k + o]);
+  }
+  return out;
+}
+
 int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
-            const std::string& perf_path, bool quiet) {
+            const std::string& perf_path, bool quiet, const std::string& heatmap_path) {
   Config cfg = load_config(ca);
+  if (!heatmap_path.empty()) cfg.set("sim.heatmap", "true", "--heatmap");
   PerfResult perf;
-  RunResult r = run_experiment(cfg, perf_path.empty() ? nullptr : &perf);
+  RunResult r = run_experiment(cfg, perf_path.empty() ? nullptr : &perf, [&](const Network& net) {
+    if (!heatmap_path.empty()) write_file(heatmap_path, heatmap_csv(net));
+  });
   json out;
   out["nwnsim"] = "run";
   out["config"] = cfg.to_json();
@@ -232,7 +249,7 @@ struct BenchCase {
   std::vector<std::string> sets;
 };
 
-int cmd_bench(bool quick, const std::string& json_path) {
+int cmd_bench(bool quick, bool large, const std::string& json_path) {
   const std::string cycles = quick ? "5000" : "50000";
   // A cycle carries one flit per channel here (64-bit flits on 64-bit
   // channels), as in BookSim, so cycles per second compare one to one.
@@ -246,13 +263,35 @@ int cmd_bench(bool quick, const std::string& json_path) {
       {"cn64-ur-0.6", {"router.org=cn", "router.radix=64", "traffic.load=0.6"}},
       {"cn64-ur-0.5-1vc", {"router.org=cn", "router.radix=64", "traffic.load=0.5", "router.vcs=1"}},
   };
+  // Global networks: the 4,096-node 3-level folded Clos of radix-32 routers
+  // (768 routers) at 0.3 uniform load, with ideal single-crossbar routers and
+  // with fc internal detail in every router.
+  const std::vector<std::string> fclos = {"network.topology=fclos", "router.radix=32", "network.fclos_levels=3",
+                                          "traffic.load=0.3", "sim.warmup_cycles=200",
+                                          quick ? "sim.measure_cycles=300" : "sim.measure_cycles=1500",
+                                          "sim.drain_cap_cycles=2000"};
+  std::vector<BenchCase> all = cases;
+  auto with = [](std::vector<std::string> a, std::initializer_list<std::string> b) {
+    a.insert(a.end(), b);
+    return a;
+  };
+  all.push_back({"fclos4096-cn32-ur-0.3", with(fclos, {"router.org=cn"})});
+  all.push_back({"fclos4096-fc32-ur-0.3", with(fclos, {"router.org=fc"})});
+  if (large) {
+    // 32,768 nodes: 3 levels of 1,024 radix-64 routers.
+    all.push_back({"fclos32768-cn64-ur-0.3",
+                   {"network.topology=fclos", "router.radix=64", "network.fclos_levels=3", "traffic.load=0.3",
+                    "sim.warmup_cycles=100", "sim.measure_cycles=300", "sim.drain_cap_cycles=2000", "router.org=cn"}});
+  }
   const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-bench-{}", getpid());
   fs::create_directories(tmp);
   Table t;
   t.header = {"case", "cycles", "wall-s", "cycles/s", "flit-hops/s", "ns/flit-hop", "peak-MB"};
   json out = json::array();
   int failed = 0;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  const auto& cases_run = all;
+  for (std::size_t i = 0; i < cases_run.size(); ++i) {
+    const auto& cases = cases_run;
     std::vector<Job> job(1);
     job[0].args = {"run", "--quiet", "--perf-json", (tmp / "perf.json").string(), "--json", (tmp / "run.json").string()};
     for (auto& s : common) job[0].args.insert(job[0].args.end(), {"--set", s});
@@ -318,6 +357,9 @@ int nwnsim_main(int argc, char** argv) {
   run->add_option("--csv", run_csv, "write results as one CSV row with header");
   run->add_option("--perf-json", run_perf, "write wall time, cycles/s and peak memory (machine-dependent) as JSON");
   run->add_flag("--quiet", run_quiet, "print nothing on success");
+  std::string run_heatmap;
+  run->add_option("--heatmap", run_heatmap,
+                  "write packets per (router, input port, output port) as CSV (scripts/plot_heatmap.py plots it)");
 
   SweepArgs sw;
   auto* sweep = app.add_subcommand("sweep", "simulate a grid of points in parallel processes (default: loads 0.1..1.0)");
@@ -329,10 +371,11 @@ int nwnsim_main(int argc, char** argv) {
   sweep->add_option("--json", sw.json_path, "write every point's config and results as JSON");
   sweep->add_option("--csv", sw.csv_path, "write one CSV row per point");
 
-  bool bench_quick = false;
+  bool bench_quick = false, bench_large = false;
   std::string bench_json;
   auto* bench = app.add_subcommand("bench", "measure simulation speed and memory on fixed cases");
   bench->add_flag("--quick", bench_quick, "shorter runs");
+  bench->add_flag("--large", bench_large, "add a 32,768-node folded Clos (minutes, several GB)");
   bench->add_option("--json", bench_json, "write the measurements as JSON");
 
   ConfigArgs cfg_args;
@@ -351,9 +394,9 @@ int nwnsim_main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
     }
-    if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet);
+    if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_heatmap);
     if (*sweep) return cmd_sweep(sw);
-    if (*bench) return cmd_bench(bench_quick, bench_json);
+    if (*bench) return cmd_bench(bench_quick, bench_large, bench_json);
     if (*config) return cmd_config(cfg_args, cfg_keys, cfg_md);
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";

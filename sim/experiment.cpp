@@ -95,9 +95,11 @@ class Runner {
 
 }  // namespace
 
-RunResult run_experiment(const Config& cfg, PerfResult* perf) {
+RunResult run_experiment(const Config& cfg, PerfResult* perf, const std::function<void(const Network&)>& inspect) {
   std::unique_ptr<Network> net = make_network(cfg, clock_from(cfg));
-  return run_network(cfg, *net, perf);
+  RunResult r = run_network(cfg, *net, perf);
+  if (inspect) inspect(*net);
+  return r;
 }
 
 RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {

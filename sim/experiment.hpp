@@ -2,6 +2,7 @@
 // over a window of marked packets, drain them, and check conservation.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -83,7 +84,9 @@ class Network;
 
 // Runs one point. SystemC allows one elaboration per process, so this can be
 // called once per process; sweeps run points in child processes.
-RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr);
+// `inspect` sees the network after the run (heatmaps, debugging).
+RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr,
+                         const std::function<void(const Network&)>& inspect = {});
 // The same on a network built by the caller (tests build special ones).
 RunResult run_network(const Config& cfg, Network& net, PerfResult* perf = nullptr);
 
