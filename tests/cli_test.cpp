@@ -134,3 +134,31 @@ TEST(Cli, EveryCommandHasHelp) {
 
 }  // namespace
 }  // namespace nwn
+
+namespace nwn {
+namespace {
+
+// Saturation search on cases with known answers.
+TEST(Saturation, BitComplementOnCrossbarDoesNotSaturate) {
+  auto r = test::nwnsim("saturation --set router.radix=32 --set traffic.pattern=bitcomp --set flit.bits=64 "
+                        "--set sim.measure_cycles=4000");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("not saturated at the highest load 1.0000"), std::string::npos) << r.output;
+}
+
+TEST(Saturation, OneVcUniformBracketsTheHeadOfLineLimit) {
+  const std::string json = ::testing::TempDir() + "/sat.json";
+  auto r = test::nwnsim("saturation --set router.vcs=1 --set router.va_cycles=0 --set flit.bits=64 "
+                        "--set sim.drain_cap_cycles=5000 --tolerance 0.02 --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(json);
+  auto j = nlohmann::json::parse(in);
+  const double lo = j["bracket"][0], hi = j["bracket"][1];
+  EXPECT_LE(hi - lo, 0.02 + 1e-9);
+  EXPECT_GT(lo, 0.55) << r.output;
+  EXPECT_LT(hi, 0.64) << r.output;
+  EXPECT_LE(j["probes"].size(), 8u) << "bisection should need few probes";
+}
+
+}  // namespace
+}  // namespace nwn

@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""Load-latency and throughput curves from `nwnsim sweep --json` output: one
+curve per combination of the swept keys other than traffic.load.
+
+    scripts/plot_sweep.py sweep.json out/curves   ->  out/curves-{latency,throughput}.{png,svg}
+
+Saturated points (marked packets that did not drain, or accepted < offered)
+are drawn hollow. Uses Debian's python3-matplotlib.
+"""
+import json
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: plot_sweep.py SWEEP.json OUTPUT_PREFIX")
+    data = json.load(open(sys.argv[1]))
+    prefix = sys.argv[2]
+    curves = defaultdict(list)
+    for p in data["points"]:
+        if "results" not in p:
+            continue
+        s = dict(p["set"])
+        load = float(s.pop("traffic.load", data["config"]["traffic.load"]))
+        label = ", ".join(f"{k.split('.')[-1]}={v}" for k, v in s.items()) or data["config"]["router.org"]
+        curves[label].append((load, p["results"]))
+    for metric, ylabel, key in (("latency", "average packet latency (cycles)", "latency_avg"),
+                                ("throughput", "accepted load", "accepted_load")):
+        fig, ax = plt.subplots(figsize=(5.5, 4))
+        for label, pts in curves.items():
+            pts.sort(key=lambda x: x[0])
+            xs = [x for x, _ in pts]
+            ys = [r[key] for _, r in pts]
+            line, = ax.plot(xs, ys, marker="o", label=label)
+            sat = [(x, r[key]) for x, r in pts if r["saturated"]]
+            if sat:
+                ax.plot([x for x, _ in sat], [y for _, y in sat], "o", mfc="white", color=line.get_color())
+        ax.set_xlabel("offered load (fraction of capacity)")
+        ax.set_ylabel(ylabel)
+        if metric == "latency":
+            ax.set_yscale("log")
+        ax.legend(fontsize=7)
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(f"{prefix}-{metric}.{ext}", dpi=120)
+        plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()
