@@ -23,10 +23,12 @@ Organization make_cn(const OrganizationParams& p) {
   xbar.rc_cycles = p.rc_cycles;
   xbar.va_cycles = p.va_cycles;
   xbar.sa_cycles = p.sa_cycles;
-  xbar.st_cycles = p.st_cycles;
+  // The paper pipelines cn's crossbar to hc's zero-load latency (§5.1).
+  xbar.st_cycles = p.st_cycles + p.cn_crossbar_stages;
   xbar.port_buffers = true;
   xbar.input_speedup = p.input_speedup;
   d.subswitches.push_back(xbar);
+  d.area_pitch2 = double(p.radix) * p.radix;  // a k x k crossbar of channels
   for (int i = 0; i < p.radix; ++i) {
     d.inputs.push_back({0, i});
     d.outputs.push_back({0, i});

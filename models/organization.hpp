@@ -6,6 +6,7 @@
 // Organizations register themselves by name (NWN_REGISTER_ORGANIZATION-style
 // static objects at the bottom of their own file).
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -26,7 +27,10 @@ struct SubswitchSpec {
   // Pipeline stages; a router's input subswitch does route computation and
   // VC allocation for the whole router, inner subswitches may not.
   int rc_cycles = 1, va_cycles = 1, sa_cycles = 1, st_cycles = 1;
+  // Stage latencies for inputs fed by internal channels.
+  int inner_rc_cycles = 0, inner_va_cycles = 0;
   bool port_buffers = false;  // inputs are router input-port buffers (not subswitch buffers)
+  double x_mm = 0, y_mm = 0;  // floorplan position (centre)
 };
 
 struct ChannelSpec {
@@ -44,6 +48,7 @@ struct PortAttachment {
 struct SwitchDescription {
   std::string org;
   int radix = 0;
+  double area_pitch2 = 0;  // floorplan area in channel pitch^2 (0: not modelled)
   std::vector<SubswitchSpec> subswitches;
   std::vector<ChannelSpec> channels;
   std::vector<PortAttachment> inputs;   // router input port -> subswitch input
@@ -67,6 +72,8 @@ struct OrganizationParams {
   int port_buffer_depth_flits = 16;      // router input-port buffers, per VC
   int subswitch_buffer_depth_flits = 16;  // internal subswitch buffers, per VC
   int input_speedup = 1;                  // crossbar inputs per input port (where the organization allows)
+  int cn_crossbar_stages = 0;             // extra pipeline stages of the canonical crossbar
+  std::uint64_t seed = 1;                 // internal routing randomness (per router)
   int rc_cycles = 1, va_cycles = 1, sa_cycles = 1, st_cycles = 1;
 };
 

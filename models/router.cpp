@@ -1,14 +1,27 @@
 #include "router.hpp"
 
+#include "rng.hpp"
+
 #include <ostream>
 #include <stdexcept>
 
 namespace nwn {
 
+namespace {
+OrganizationParams with_seed(OrganizationParams p, int router) {
+  std::uint64_t x = p.seed ^ (0x726f75746572ULL + std::uint64_t(router));
+  p.seed = splitmix64(x);
+  return p;
+}
+}  // namespace
+
 Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, GlobalRouting* global,
                const Clock& clock)
-    : sc_module(name), id_(id), org_(make_organization(p.org)), global_(global), clock_(clock) {
+    : sc_module(name), id_(id), org_(make_organization(with_seed(p.org, id))), global_(global), clock_(clock) {
   const SwitchDescription& d = org_.description;
+  std::vector<std::vector<std::uint8_t>> external(d.subswitches.size());
+  for (std::size_t s = 0; s < d.subswitches.size(); ++s) external[s].assign(d.subswitches[s].inputs, 0);
+  for (const PortAttachment& a : d.inputs) external[a.ss][a.port] = 1;
   for (std::size_t s = 0; s < d.subswitches.size(); ++s) {
     const SubswitchSpec& spec = d.subswitches[s];
     SubswitchParams sp;
@@ -25,6 +38,9 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     sp.va_cycles = spec.va_cycles;
     sp.sa_cycles = spec.sa_cycles;
     sp.st_cycles = spec.st_cycles;
+    sp.inner_rc_cycles = spec.inner_rc_cycles;
+    sp.inner_va_cycles = spec.inner_va_cycles;
+    sp.router_input = external[s];
     subswitches_.push_back(std::make_unique<Subswitch>(std::string(basename()) + "." + spec.name, int(s), sp, this));
     port_base_.push_back(int(router_input_of_.size()));
     router_input_of_.resize(router_input_of_.size() + spec.inputs, -1);

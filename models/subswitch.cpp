@@ -89,7 +89,7 @@ void Subswitch::receive(Cycle now) {
       if (v.state == VcState::Idle) {
         if (!f.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
         v.state = VcState::Routing;
-        v.ready = now + params_.rc_cycles;
+        v.ready = now + rc_cycles(p);
       }
     }
   }
@@ -140,7 +140,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     v.out_vc = std::int16_t(g % V);
     out_[v.out_port].vc_owned[v.out_vc] = 1;
     v.state = VcState::Active;
-    v.ready = now + params_.va_cycles;
+    v.ready = now + va_cycles(req / V);
   }
 }
 
@@ -205,7 +205,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   if (f.tail) {
     o.vc_owned[v.out_vc] = 0;
     v.out_port = v.out_vc = -1;
-    start_packet_if_any(v, now + params_.rc_cycles);
+    start_packet_if_any(v, now + rc_cycles(port));
   }
 }
 

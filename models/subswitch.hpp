@@ -38,6 +38,12 @@ struct SubswitchParams {
   int va_cycles = 1;
   int sa_cycles = 1;
   int st_cycles = 1;
+  // Inputs that are not router inputs (internal channels) skip route
+  // computation and VC allocation latency: the router computed the route at
+  // its input (lookahead), and subswitches "only allocate and traverse".
+  std::vector<std::uint8_t> router_input;  // per input; empty = every input is a router input
+  int inner_rc_cycles = 0;
+  int inner_va_cycles = 0;
 };
 
 // Activity counted for the power model and the benchmark.
@@ -107,6 +113,9 @@ class Subswitch {
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
   void start_packet_if_any(InputVc& v, Cycle ready);
+  bool is_router_input(int port) const { return params_.router_input.empty() || params_.router_input[port]; }
+  int rc_cycles(int port) const { return is_router_input(port) ? params_.rc_cycles : params_.inner_rc_cycles; }
+  int va_cycles(int port) const { return is_router_input(port) ? params_.va_cycles : params_.inner_va_cycles; }
   template <typename F>
   void for_each_occupied_vc(F&& f) {
     for (std::size_t w = 0; w < occupied_.size(); ++w)
