@@ -17,7 +17,8 @@ struct Flit {
   std::uint16_t packet_flits = 1;  // packet length in flits
   std::uint16_t hops = 0;          // crossbar traversals so far (flit-hops)
   std::int16_t router_out = -1;    // lookahead: output port of the router it is crossing
-  std::int32_t route_aux = -1;     // routing state (intermediate subswitch/router, phase)
+  std::int32_t route_aux = -1;     // global routing state (intermediate router, phase)
+  std::int32_t local_aux = -1;     // internal routing state (intermediate subswitch, phase), per router
   std::uint8_t cls = 0;            // traffic class
   std::uint8_t router_vc_lo = 0;   // VCs allowed on the router output (set by global routing)
   std::uint8_t router_vc_hi = 0;

@@ -27,8 +27,11 @@ Organization make_cn(const OrganizationParams& p) {
   xbar.st_cycles = p.st_cycles + p.cn_crossbar_stages;
   xbar.port_buffers = true;
   xbar.input_speedup = p.input_speedup;
+  // A packet never leaves by the port it came in on.
+  for (int i = 0; i < p.radix; ++i) xbar.forbid(i, i);
   d.subswitches.push_back(xbar);
-  d.area_pitch2 = double(p.radix) * p.radix;  // a k x k crossbar of channels
+  d.width_pitch = d.height_pitch = p.radix;  // a k x k crossbar of channels
+  d.floorplan_rule = "k x k";
   for (int i = 0; i < p.radix; ++i) {
     d.inputs.push_back({0, i});
     d.outputs.push_back({0, i});

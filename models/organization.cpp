@@ -1,5 +1,6 @@
 #include "organization.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace nwn {
@@ -62,6 +63,120 @@ void validate(const SwitchDescription& d) {
       if (!u) fail("subswitch " + d.subswitches[s].name + " has an unattached output");
   }
   if (int(d.inputs.size()) != d.radix || int(d.outputs.size()) != d.radix) fail("port count differs from radix");
+}
+
+}  // namespace nwn
+
+namespace nwn {
+
+void SubswitchSpec::forbid(int in, int out) {
+  if (connect.empty()) connect.assign(std::size_t(inputs) * outputs, 1);
+  connect[std::size_t(in) * outputs + out] = 0;
+}
+
+int SubswitchSpec::reachable_outputs(int in) const {
+  int n = 0;
+  for (int o = 0; o < outputs; ++o) n += can_connect(in, o);
+  return n;
+}
+
+long SubswitchSpec::crosspoints() const {
+  if (kind != SubswitchKind::Crossbar) return 0;
+  long n = 0;
+  for (int i = 0; i < inputs; ++i) n += reachable_outputs(i);
+  return n * input_speedup;
+}
+
+int add_subswitch(SwitchDescription& d, SubswitchSpec s) {
+  d.subswitches.push_back(std::move(s));
+  return int(d.subswitches.size()) - 1;
+}
+
+void add_channel(SwitchDescription& d, int from_ss, int from_port, int to_ss, int to_port, int latency_cycles,
+                 double length_pitch, const OrganizationParams& p) {
+  ChannelSpec c;
+  c.from_ss = from_ss;
+  c.from_port = from_port;
+  c.to_ss = to_ss;
+  c.to_port = to_port;
+  c.latency_cycles = latency_cycles;
+  c.length_mm = length_pitch * p.channel_pitch_um * 1e-3;
+  d.channels.push_back(c);
+}
+
+SubswitchSpec make_subswitch(const OrganizationParams& p, std::string name, int inputs, int outputs,
+                             bool port_buffers) {
+  SubswitchSpec s;
+  s.name = std::move(name);
+  s.inputs = inputs;
+  s.outputs = outputs;
+  s.port_buffers = port_buffers;
+  s.vc_depth_flits = port_buffers ? p.port_buffer_depth_flits : p.subswitch_buffer_depth_flits;
+  s.rc_cycles = p.rc_cycles;
+  s.va_cycles = p.va_cycles;
+  s.sa_cycles = p.sa_cycles;
+  s.st_cycles = p.st_cycles;
+  s.inner_rc_cycles = 0;
+  s.inner_va_cycles = 0;
+  return s;
+}
+
+RouteDecision internal_class(const Flit& head, int out, int cls, int classes, const std::string& org) {
+  const int lo = head.router_vc_lo, n = head.router_vc_hi - head.router_vc_lo + 1;
+  if (n < classes)
+    throw std::runtime_error("organization " + org + " needs " + std::to_string(classes) +
+                             " VCs per global VC class for internal deadlock freedom; the route allows " +
+                             std::to_string(n) + " (raise router.vcs)");
+  const int per = n / classes;
+  return {out, lo + cls * per, cls == classes - 1 ? head.router_vc_hi : lo + (cls + 1) * per - 1};
+}
+
+std::vector<std::vector<std::uint8_t>> router_input_mask(const SwitchDescription& d) {
+  std::vector<std::vector<std::uint8_t>> m(d.subswitches.size());
+  for (std::size_t s = 0; s < d.subswitches.size(); ++s) m[s].assign(d.subswitches[s].inputs, 0);
+  for (const PortAttachment& a : d.inputs) m[a.ss][a.port] = 1;
+  return m;
+}
+
+Complexity complexity(const SwitchDescription& d) {
+  Complexity c;
+  const auto router_in = router_input_mask(d);
+  c.subswitches = int(d.subswitches.size());
+  c.area_pitch2 = d.area_pitch2();
+  std::vector<int> base;  // flattened (ss, in) index
+  int nodes = 0;
+  for (const SubswitchSpec& s : d.subswitches) {
+    base.push_back(nodes);
+    nodes += s.inputs;
+    for (std::uint8_t r : router_in[base.size() - 1]) c.subswitch_buffers += !r;
+    c.crosspoints += s.crosspoints();
+  }
+  // Where each subswitch output leads: another subswitch's input, or out.
+  std::vector<std::vector<int>> next(d.subswitches.size());
+  for (std::size_t s = 0; s < d.subswitches.size(); ++s) next[s].assign(d.subswitches[s].outputs, -2);
+  for (const ChannelSpec& ch : d.channels) next[ch.from_ss][ch.from_port] = base[ch.to_ss] + ch.to_port;
+  for (const PortAttachment& a : d.outputs) next[a.ss][a.port] = -1;
+  // Longest fanout sum over paths of at most h subswitches, h = 1 .. max hops.
+  constexpr int kNone = -1;
+  std::vector<int> best(nodes, kNone), prev;
+  for (int h = 1; h <= std::max(1, d.max_subswitch_hops); ++h) {
+    prev = best;
+    for (std::size_t s = 0; s < d.subswitches.size(); ++s) {
+      const SubswitchSpec& ss = d.subswitches[s];
+      for (int i = 0; i < ss.inputs; ++i) {
+        int tail = kNone;
+        for (int o = 0; o < ss.outputs; ++o) {
+          if (!ss.can_connect(i, o)) continue;
+          const int n = next[s][o];
+          if (n == -1) tail = std::max(tail, 0);
+          else if (n >= 0 && prev[n] != kNone) tail = std::max(tail, prev[n]);
+        }
+        best[base[s] + i] = tail == kNone ? kNone : ss.fanout(i) + tail;
+      }
+    }
+  }
+  for (const PortAttachment& a : d.inputs) c.aggregate_fanout = std::max(c.aggregate_fanout, best[base[a.ss] + a.port]);
+  return c;
 }
 
 }  // namespace nwn

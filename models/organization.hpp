@@ -18,8 +18,15 @@
 
 namespace nwn {
 
+// What a subswitch is physically: a crossbar (crosspoints, allocators), a
+// broadcast bus driving several buffers (hc rows), or an output multiplexer
+// (hc columns). All three are simulated as subswitches; only crossbars count
+// crosspoints.
+enum class SubswitchKind { Crossbar, Bus, Mux };
+
 struct SubswitchSpec {
   std::string name;
+  SubswitchKind kind = SubswitchKind::Crossbar;
   int inputs = 1;
   int outputs = 1;
   int input_speedup = 1;
@@ -29,8 +36,22 @@ struct SubswitchSpec {
   int rc_cycles = 1, va_cycles = 1, sa_cycles = 1, st_cycles = 1;
   // Stage latencies for inputs fed by internal channels.
   int inner_rc_cycles = 0, inner_va_cycles = 0;
-  bool port_buffers = false;  // inputs are router input-port buffers (not subswitch buffers)
-  double x_mm = 0, y_mm = 0;  // floorplan position (centre)
+  // Buffer depth: router input-port buffers (true) or subswitch buffers.
+  // Which inputs count as port buffers follows the description's inputs.
+  bool port_buffers = false;
+  // Which input may reach which output (inputs x outputs, row-major); empty
+  // means every pair. Builders leave out the pairs no route uses (U-turns,
+  // up-to-up in a folded Clos, turns dimension-order routing never takes), so
+  // crosspoints and fanout are counted from the routing rule, not by hand.
+  std::vector<std::uint8_t> connect;
+
+  bool can_connect(int in, int out) const { return connect.empty() || connect[std::size_t(in) * outputs + out]; }
+  void forbid(int in, int out);
+  int reachable_outputs(int in) const;
+  // Crosspoints: connectable pairs x input speedup (crossbars only).
+  long crosspoints() const;
+  // Outputs an input port drives: its connectable outputs (x speedup rows).
+  int fanout(int in) const { return reachable_outputs(in) * (kind == SubswitchKind::Crossbar ? input_speedup : 1); }
 };
 
 struct ChannelSpec {
@@ -48,7 +69,14 @@ struct PortAttachment {
 struct SwitchDescription {
   std::string org;
   int radix = 0;
-  double area_pitch2 = 0;  // floorplan area in channel pitch^2 (0: not modelled)
+  // Floorplan: a width x height rectangle in channel pitches (the rule is
+  // the organization's; docs/ORGANIZATIONS.md writes each down).
+  double width_pitch = 0, height_pitch = 0;
+  double area_pitch2() const { return width_pitch * height_pitch; }
+  std::string floorplan_rule;  // the formula, for describe
+  // Most subswitches a packet visits (bounds the fanout search on cyclic
+  // internal networks).
+  int max_subswitch_hops = 1;
   std::vector<SubswitchSpec> subswitches;
   std::vector<ChannelSpec> channels;
   std::vector<PortAttachment> inputs;   // router input port -> subswitch input
@@ -73,6 +101,8 @@ struct OrganizationParams {
   int subswitch_buffer_depth_flits = 16;  // internal subswitch buffers, per VC
   int input_speedup = 1;                  // crossbar inputs per input port (where the organization allows)
   int cn_crossbar_stages = 0;             // extra pipeline stages of the canonical crossbar
+  int subswitch_radix = 0;                // p (hc) or r (fc, bb); 0 = the paper's choice for the radix
+  double channel_pitch_um = 25.6;         // 64 wires at 0.4 um: sets wire lengths from the floorplan
   std::uint64_t seed = 1;                 // internal routing randomness (per router)
   int rc_cycles = 1, va_cycles = 1, sa_cycles = 1, st_cycles = 1;
 };
@@ -98,5 +128,33 @@ struct OrganizationRegistration {
 
 // Checks that every subswitch port is attached exactly once; throws otherwise.
 void validate(const SwitchDescription& d);
+
+// Builders' helpers.
+int add_subswitch(SwitchDescription& d, SubswitchSpec s);
+void add_channel(SwitchDescription& d, int from_ss, int from_port, int to_ss, int to_port, int latency_cycles,
+                 double length_pitch, const OrganizationParams& p);
+// A subswitch with the pipeline of the paper: inputs that are router ports
+// do route computation and VC allocation; inputs from internal channels only
+// allocate and traverse. port_buffers: the inputs are router input ports.
+SubswitchSpec make_subswitch(const OrganizationParams& p, std::string name, int inputs, int outputs,
+                             bool port_buffers);
+// Splits the VCs the global route allows on the router output into
+// `classes` internal classes (deadlock freedom inside the switch) and
+// returns class `cls`'s range on subswitch output `out`.
+RouteDecision internal_class(const Flit& head, int out, int cls, int classes, const std::string& org);
+
+// Per subswitch input: is it a router input port (1) or fed by an internal
+// channel (0)?
+std::vector<std::vector<std::uint8_t>> router_input_mask(const SwitchDescription& d);
+
+// Table II of the paper, from the description.
+struct Complexity {
+  int subswitches = 0;
+  int subswitch_buffers = 0;  // buffered subswitch inputs that are not router input ports
+  int aggregate_fanout = 0;   // largest sum of fanouts along a path from a router input to a router output
+  long crosspoints = 0;
+  double area_pitch2 = 0;
+};
+Complexity complexity(const SwitchDescription& d);
 
 }  // namespace nwn

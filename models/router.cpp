@@ -19,9 +19,7 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
                const Clock& clock)
     : sc_module(name), id_(id), org_(make_organization(with_seed(p.org, id))), global_(global), clock_(clock) {
   const SwitchDescription& d = org_.description;
-  std::vector<std::vector<std::uint8_t>> external(d.subswitches.size());
-  for (std::size_t s = 0; s < d.subswitches.size(); ++s) external[s].assign(d.subswitches[s].inputs, 0);
-  for (const PortAttachment& a : d.inputs) external[a.ss][a.port] = 1;
+  const auto external = router_input_mask(d);
   for (std::size_t s = 0; s < d.subswitches.size(); ++s) {
     const SubswitchSpec& spec = d.subswitches[s];
     SubswitchParams sp;

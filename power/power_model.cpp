@@ -32,11 +32,10 @@ int crossbar_radix(const SubswitchSpec& s) { return std::max(s.inputs * s.input_
 
 StaticStructure static_structure(const SwitchDescription& d, const Technology& t) {
   StaticStructure s;
-  for (const SubswitchSpec& ss : d.subswitches) {
-    if (ss.port_buffers) s.port_buffers += ss.inputs;
-    else s.subswitch_buffers += ss.inputs;
-    s.crosspoint_radix += double(ss.inputs * ss.input_speedup) * ss.outputs * crossbar_radix(ss);
-  }
+  const Complexity c = complexity(d);
+  s.port_buffers = int(d.inputs.size());
+  s.subswitch_buffers = c.subswitch_buffers;
+  for (const SubswitchSpec& ss : d.subswitches) s.crosspoint_radix += double(ss.crosspoints()) * crossbar_radix(ss);
   for (const ChannelSpec& c : d.channels) s.wire_cycle_distances += c.length_mm / t.cycle_distance_mm;
   return s;
 }
@@ -60,13 +59,14 @@ EnergyBreakdown switch_energy(const Technology& t, const SwitchDescription& d, c
   e.offchip_pj = double(terminal_flits) * bits * t.offchip_fj_per_bit * fj_to_pj;
 
   const StaticStructure st = static_structure(d, t);
-  const double width = t.static_per_bit ? t.channel_width_bits : 1.0;
+  const double wire_bits = t.static_wires_per_bit ? t.channel_width_bits : 1.0;
+  const double crosspoint_bits = t.static_crosspoints_per_bit ? t.channel_width_bits : 1.0;
   const double seconds = double(cycles) / (t.clock_ghz * 1e9);
   const double n = routers;
   e.static_crosspoints_pj = n * double(cycles) * st.crosspoint_radix * t.static_crosspoint_fj_per_radix_per_cycle *
-                            width * fj_to_pj;
+                            crosspoint_bits * fj_to_pj;
   e.static_wires_pj = n * double(cycles) * st.wire_cycle_distances *
-                      t.static_wire_fj_per_cycle_per_cycle_distance * width * fj_to_pj;
+                      t.static_wire_fj_per_cycle_per_cycle_distance * wire_bits * fj_to_pj;
   e.static_buffers_pj =
       n * seconds * (st.port_buffers * t.input_port_buffer_mw + st.subswitch_buffers * t.subswitch_buffer_mw) * 1e9;
   return e;

@@ -9,7 +9,7 @@
 //   off-chip  : flits entering and leaving the router x flit bits x offchip_fj_per_bit (reported apart:
 //               it is the same for every organization)
 //   static    : cycles x (crosspoints x radix x crosspoint constant + wire length / cycle_distance x wire constant)
-//               [x channel bits when static_per_bit] + time x (port buffers x input_port_buffer_mw
+//               [x channel bits for each per-bit reading] + time x (port buffers x input_port_buffer_mw
 //               + subswitch buffers x subswitch_buffer_mw)
 #pragma once
 #include <cstdint>

@@ -64,9 +64,10 @@ Technology parse_technology(const std::string& text, const std::string& origin) 
         auto v = node.value<std::int64_t>();
         if (!v || *v < 1 || *v > 65536) throw err(key, "must be an integer from 1 to 65536");
         t.channel_width_bits = int(*v);
-      } else if (key == "static.static_per_bit") {
+      } else if (key == "static.wires_per_bit" || key == "static.crosspoints_per_bit") {
         if (!node.is_boolean()) throw err(key, "must be true or false");
-        t.static_per_bit = node.as_boolean()->get();
+        (key == "static.wires_per_bit" ? t.static_wires_per_bit : t.static_crosspoints_per_bit) =
+            node.as_boolean()->get();
       } else if (auto it = numbers.find(key); it != numbers.end()) {
         auto v = node.value<double>();
         if (!v || *v < it->second.min || *v > it->second.max) {
@@ -82,7 +83,7 @@ Technology parse_technology(const std::string& text, const std::string& origin) 
     }
   };
   walk(tbl, "");
-  std::vector<std::string> required = {"name", "channel_width_bits", "static.static_per_bit"};
+  std::vector<std::string> required = {"name", "channel_width_bits", "static.wires_per_bit", "static.crosspoints_per_bit"};
   for (auto& [k, v] : numbers) required.push_back(k);
   for (auto& k : required)
     if (!seen.count(k)) throw err(k, "is missing (every key of power/tech/22nm.toml is required)");

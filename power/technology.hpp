@@ -21,7 +21,10 @@ struct Technology {
   double static_crosspoint_fj_per_radix_per_cycle = 4;
   double input_port_buffer_mw = 11.2;
   double subswitch_buffer_mw = 0.7;
-  bool static_per_bit = true;
+  // The paper does not say whether a static "wire" or "crosspoint" is one
+  // bit or a whole channel; each reading is a switch (docs/POWER.md).
+  bool static_wires_per_bit = true;
+  bool static_crosspoints_per_bit = false;
 
   // Channel pitch in mm: one channel's wires side by side.
   double channel_pitch_mm() const { return channel_width_bits * wire_pitch_um * 1e-3; }

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "../models/organization.hpp"
+#include "network.hpp"
 #include "../power/area.hpp"
 #include "../power/power_model.hpp"
 #include "cli.hpp"
@@ -49,18 +50,7 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 SwitchDescription description_for(const Config& cfg) {
-  OrganizationParams p;
-  p.name = cfg.get_string("router.org");
-  p.radix = int(cfg.get_int("router.radix"));
-  p.vcs = int(cfg.get_int("router.vcs"));
-  p.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
-  p.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
-  p.input_speedup = int(cfg.get_int("router.input_speedup"));
-  p.rc_cycles = int(cfg.get_int("router.rc_cycles"));
-  p.va_cycles = int(cfg.get_int("router.va_cycles"));
-  p.sa_cycles = int(cfg.get_int("router.sa_cycles"));
-  p.st_cycles = int(cfg.get_int("router.st_cycles"));
-  return make_organization(p).description;
+  return make_organization(organization_params(cfg, int(cfg.get_int("router.radix")))).description;
 }
 
 // One compared point: simulation results and the energy derived from them.
@@ -210,7 +200,9 @@ int run_compare(const CompareArgs& a) {
   std::cout << fmt::format("nwnsim compare: radix {}, load {}, {} ({}); energy per packet in pJ, EDP in pJ*ns, "
                            "EDAP in pJ*ns*mm2, rel- = relative to {}\n",
                            base.get_int("router.radix"), a.load, tech.name,
-                           tech.static_per_bit ? "static per bit" : "static per channel", a.reference);
+                           fmt::format("static wires per {}, crosspoints per {}", tech.static_wires_per_bit ? "bit" : "channel",
+                                       tech.static_crosspoints_per_bit ? "bit" : "channel"),
+                           a.reference);
   std::cout << t.render();
   if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
   if (!a.json_path.empty() || !a.plot_prefix.empty()) {

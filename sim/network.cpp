@@ -123,18 +123,28 @@ Network::Network(const Config& cfg, const Clock& clock) : clock_(clock) {
 
 Network::~Network() = default;
 
+OrganizationParams organization_params(const Config& cfg, int radix) {
+  OrganizationParams o;
+  o.name = cfg.get_string("router.org");
+  o.radix = radix;
+  o.vcs = int(cfg.get_int("router.vcs"));
+  o.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
+  o.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
+  o.input_speedup = int(cfg.get_int("router.input_speedup"));
+  o.subswitch_radix = int(cfg.get_int("router.subswitch_radix"));
+  o.cn_crossbar_stages = int(cfg.get_int("router.cn_crossbar_stages"));
+  o.seed = std::uint64_t(cfg.get_int("sim.seed"));
+  o.rc_cycles = int(cfg.get_int("router.rc_cycles"));
+  o.va_cycles = int(cfg.get_int("router.va_cycles"));
+  o.sa_cycles = int(cfg.get_int("router.sa_cycles"));
+  o.st_cycles = int(cfg.get_int("router.st_cycles"));
+  o.channel_pitch_um = double(cfg.get_int("channel.width_bits")) * 0.4;
+  return o;
+}
+
 RouterParams Network::router_params(const Config& cfg, int radix) const {
   RouterParams rp;
-  rp.org.name = cfg.get_string("router.org");
-  rp.org.radix = radix;
-  rp.org.vcs = int(cfg.get_int("router.vcs"));
-  rp.org.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
-  rp.org.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
-  rp.org.input_speedup = int(cfg.get_int("router.input_speedup"));
-  rp.org.rc_cycles = int(cfg.get_int("router.rc_cycles"));
-  rp.org.va_cycles = int(cfg.get_int("router.va_cycles"));
-  rp.org.sa_cycles = int(cfg.get_int("router.sa_cycles"));
-  rp.org.st_cycles = int(cfg.get_int("router.st_cycles"));
+  rp.org = organization_params(cfg, radix);
   rp.vcs = rp.org.vcs;
   rp.wormhole = cfg.get_string("router.flow_control") == "wormhole";
   rp.switch_allocator = cfg.get_string("router.switch_allocator");
@@ -230,6 +240,11 @@ std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
   const std::string& name = cfg.get_string("network.topology");
   auto it = topology_registry().find(name);
   if (it == topology_registry().end()) throw ConfigError("config error: network.topology = '" + name + "' is unknown");
+  const std::string& org = cfg.get_string("router.org");
+  if (org.rfind("bb", 0) == 0 && (name != "fclos" || cfg.get_string("network.port_assignment") != "tied"))
+    throw ConfigError("config error: router.org = '" + org +
+                      "' (bilateral butterfly) needs network.topology = fclos with network.port_assignment = tied: "
+                      "its up ports hang on the top subswitches, and it cannot route up -> up");
   auto net = it->second(cfg, clock);
   net->close_unused_ports();
   return net;

@@ -31,7 +31,8 @@ TEST(Technology, ShippedFileEqualsBuiltInConstants) {
   EXPECT_EQ(f.static_crosspoint_fj_per_radix_per_cycle, 4.0);
   EXPECT_EQ(f.input_port_buffer_mw, 11.2);
   EXPECT_EQ(f.subswitch_buffer_mw, 0.7);
-  EXPECT_EQ(f.static_per_bit, d.static_per_bit);
+  EXPECT_EQ(f.static_wires_per_bit, d.static_wires_per_bit);
+  EXPECT_EQ(f.static_crosspoints_per_bit, d.static_crosspoints_per_bit);
   EXPECT_EQ(f.cycle_distance_mm, d.cycle_distance_mm);
   EXPECT_EQ(f.wire_pitch_um, d.wire_pitch_um);
 }
@@ -59,7 +60,7 @@ TEST(Technology, BadOrIncompleteFilesAreClearErrors) {
   EXPECT_NE(m.find("must be a number from 0"), std::string::npos) << m;
   m = message(replace(good, "buffer_fj_per_bit = 7.0", "buffer_fj_per_bit = 7.0\nbufer_fj = 1"));
   EXPECT_NE(m.find("dynamic.bufer_fj is not a technology key"), std::string::npos) << m;
-  m = message(replace(good, "static_per_bit = true", "static_per_bit = 1"));
+  m = message(replace(good, "wires_per_bit = true", "wires_per_bit = 1"));
   EXPECT_NE(m.find("true or false"), std::string::npos) << m;
   m = message("clock_ghz = [");
   EXPECT_NE(m.find("my.toml:1"), std::string::npos) << m;
@@ -81,6 +82,7 @@ SwitchDescription two_stage() {
   b.outputs = 3;
   d.subswitches = {a, b};
   d.channels = {{0, 0, 1, 0, 2, 5.0}, {0, 1, 1, 1, 2, 2.5}};
+  d.inputs = {{0, 0}, {0, 1}};  // a's inputs are the router ports: port buffers
   return d;
 }
 
@@ -105,16 +107,17 @@ TEST(PowerModel, StaticEnergyScalesWithTimeAndStructure) {
   RouterActivity idle;
   idle.subswitches = {{0, 0, 0}, {0, 0, 0}};
   idle.channel_flits = {0, 0};
-  t.static_per_bit = false;
+  t.static_wires_per_bit = t.static_crosspoints_per_bit = false;
   const EnergyBreakdown e = switch_energy(t, d, idle, 5000, 128, 0);  // 1 us at 5 GHz
   EXPECT_DOUBLE_EQ(e.dynamic_pj(), 0.0);
   EXPECT_NEAR(e.static_buffers_pj, (2 * 11.2 + 2 * 0.7) * 1e-3 * 1e-6 * 1e12, 1e-6);
   // crosspoints x radix: a 2*2*2 = 8, b (2*2)*3*4 = 48
   EXPECT_NEAR(e.static_crosspoints_pj, 5000 * 56 * 4.0 * 1e-3, 1e-6);
   EXPECT_NEAR(e.static_wires_pj, 5000 * 3.0 * 20.0 * 1e-3, 1e-6);
-  t.static_per_bit = true;
+  t.static_wires_per_bit = t.static_crosspoints_per_bit = true;
   const EnergyBreakdown b = switch_energy(t, d, idle, 5000, 128, 0);
   EXPECT_NEAR(b.static_wires_pj, 64 * e.static_wires_pj, 1e-6);
+  EXPECT_NEAR(b.static_crosspoints_pj, 64 * e.static_crosspoints_pj, 1e-6);
   EXPECT_NEAR(b.static_buffers_pj, e.static_buffers_pj, 1e-9);
 }
 

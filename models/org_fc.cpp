@@ -1,0 +1,183 @@
+// fc, fcM, fcM-isuS: the folded-Clos switch (§3.2, Fig. 4a, 8b), and bb, the
+// bilateral butterfly for routers inside a folded-Clos network (§4.2, Fig. 8, 9).
+//
+// fc: r bottom subswitches of radix n + m (n = k/r router ports, m up
+// channels) and m top subswitches of radix r; bottom b's up port n + j and
+// top j's port b are joined by a pair of 2-cycle channels. A packet whose
+// output hangs on its own bottom turns there; any other goes up to a top
+// chosen at random (oblivious load balance, as Valiant over the tops), then
+// down to the output's bottom. Three subswitches at most, no cycle: internal
+// deadlock freedom needs no VC classes. isuS: input speedup S on the bottom
+// subswitches.
+//
+// bb: for a router whose upper k/2 ports go up a folded-Clos network. The
+// r/2 bottoms hold the k/2 down ports; the tops hold the k/2 up ports
+// directly (each top radix r: r/2 bottoms + r/2 up ports). Down -> down as
+// in fc; down -> up: bottom, then the top of that up port; up -> down: top,
+// then the bottom. A folded-Clos network never routes up -> up; bb rejects it.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "organization.hpp"
+#include "rng.hpp"
+
+namespace nwn {
+namespace {
+
+struct FcShape {
+  int k, r, n, m, s;
+  bool bb;
+};
+
+// r = 2 sqrt(k) by default (Fig. 5); a non-square radix takes the divisor of
+// k closest to it.
+int default_r(int k) {
+  const double want = 2.0 * std::sqrt(double(k));
+  int best = 0;
+  for (int r = 2; r <= k; ++r)
+    if (k % r == 0 && k / r >= 1 && (best == 0 || std::fabs(r - want) < std::fabs(best - want))) best = r;
+  return best;
+}
+
+FcShape parse(const OrganizationParams& p) {
+  FcShape f{};
+  f.k = p.radix;
+  f.bb = p.name.rfind("bb", 0) == 0;
+  f.r = p.subswitch_radix > 0 ? p.subswitch_radix : default_r(f.k);
+  const std::string fail = "organization " + p.name + ": ";
+  if (f.r < 2 || f.k % f.r != 0)
+    throw std::invalid_argument(fail + "router.subswitch_radix r = " + std::to_string(f.r) + " must divide the radix " +
+                                std::to_string(f.k));
+  f.n = f.k / f.r;
+  f.m = f.n;
+  f.s = p.input_speedup;
+  std::string rest = p.name.substr(2);
+  std::size_t i = 0;
+  while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) ++i;
+  if (i > 0) f.m = std::stoi(rest.substr(0, i));
+  rest = rest.substr(i);
+  if (rest.rfind("-isu", 0) == 0 && rest.size() > 4 &&
+      std::all_of(rest.begin() + 4, rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    f.s = std::stoi(rest.substr(4));
+  } else if (!rest.empty()) {
+    throw std::invalid_argument(fail + "expected fc, fcM or fcM-isuS (M up channels per bottom, S input speedup), "
+                                "e.g. fc6-isu2");
+  }
+  if (f.m < 1 || f.s < 1) throw std::invalid_argument(fail + "M and S must be at least 1");
+  if (f.bb) {
+    if (f.k % 2 || f.r % 2 || (f.k / 2) % f.n)
+      throw std::invalid_argument(fail + "bb needs an even radix and an even r");
+    if (f.m != f.n) throw std::invalid_argument(fail + "bb has m = n = k/r (up ports attach to the tops)");
+  }
+  return f;
+}
+
+// Ports: bottom b = subswitch b, ports 0..n-1 router ports, n..n+m-1 up.
+// Top j = subswitch nb + j, port b from bottom b; in bb, ports nb..r-1 are
+// router up ports.
+class FcRouting final : public InternalRouting {
+ public:
+  FcRouting(const FcShape& f, int bottoms, std::uint64_t seed, std::string org)
+      : f_(f), bottoms_(bottoms), rng_(seed, 0xfc), org_(std::move(org)) {}
+  RouteDecision route(int ss, int in, Flit& head) override {
+    const int out = head.router_out;
+    const int down_ports = bottoms_ * f_.n;
+    int port;
+    if (ss < bottoms_) {
+      if (out < down_ports && out / f_.n == ss) {
+        port = out % f_.n;  // turns in its own bottom
+      } else if (in >= f_.n) {
+        throw std::logic_error(org_ + ": packet from a top for another bottom");
+      } else if (out >= down_ports) {
+        port = f_.n + (out - down_ports) / (f_.r - bottoms_);  // bb: the top holding the up port
+      } else {
+        port = f_.n + int(rng_.below(std::uint32_t(f_.m)));  // any top
+      }
+    } else {
+      if (out >= down_ports) {
+        if (in >= bottoms_)
+          throw std::runtime_error(org_ + ": a packet routed up -> up (router output " + std::to_string(out) +
+                                   "); a bilateral butterfly serves folded-Clos routing only");
+        port = bottoms_ + (out - down_ports) % (f_.r - bottoms_);
+      } else {
+        port = out / f_.n;
+      }
+    }
+    return {port, head.router_vc_lo, head.router_vc_hi};
+  }
+
+ private:
+  FcShape f_;
+  int bottoms_;
+  Rng rng_;
+  std::string org_;
+};
+
+Organization make_fc(const OrganizationParams& prm) {
+  const FcShape f = parse(prm);
+  const int bottoms = f.bb ? f.r / 2 : f.r;
+  Organization org;
+  SwitchDescription& d = org.description;
+  d.org = prm.name;
+  d.radix = f.k;
+  d.max_subswitch_hops = 3;
+  // Floorplan (Fig. 8b): tops in a middle band, half the bottoms on each
+  // side. W = (r/2) max(3m, m + 2nS), H = (r + 2) m + r + 2nS channel
+  // pitches: Table I's (3/2) k (4k/r + k + r) at m = n, S = 1, and Table II's
+  // fc5, fc6, fc5-isu2 and fc6-isu2 areas. bb drops one side band of
+  // bottoms: W = (r/2) max(2m, m + nS).
+  if (f.bb) {
+    d.width_pitch = f.r / 2.0 * std::max(2 * f.m, f.m + f.n * f.s);
+    d.floorplan_rule = "(r/2) max(2m, m + nS) x ((r + 2) m + r + 2nS)";
+  } else {
+    d.width_pitch = f.r / 2.0 * std::max(3 * f.m, f.m + 2 * f.n * f.s);
+    d.floorplan_rule = "(r/2) max(3m, m + 2nS) x ((r + 2) m + r + 2nS)";
+  }
+  d.height_pitch = double(f.r + 2) * f.m + f.r + 2.0 * f.n * f.s;
+  const double channel_length = d.width_pitch / 3;  // across one band
+  for (int b = 0; b < bottoms; ++b) {
+    SubswitchSpec s = make_subswitch(prm, "bottom" + std::to_string(b), f.n + f.m, f.n + f.m, true);
+    s.input_speedup = f.s;
+    for (int i = 0; i < f.n; ++i) s.forbid(i, i);  // no U-turn
+    for (int i = f.n; i < f.n + f.m; ++i)
+      for (int o = f.n; o < f.n + f.m; ++o) s.forbid(i, o);  // from a top only down
+    add_subswitch(d, s);
+  }
+  for (int j = 0; j < f.m; ++j) {
+    SubswitchSpec s = make_subswitch(prm, "top" + std::to_string(j), f.r, f.r, false);
+    for (int i = 0; i < f.r; ++i) s.forbid(i, i);
+    if (f.bb)
+      for (int i = bottoms; i < f.r; ++i)
+        for (int o = bottoms; o < f.r; ++o) s.forbid(i, o);  // no up -> up
+    add_subswitch(d, s);
+  }
+  for (int b = 0; b < bottoms; ++b)
+    for (int i = 0; i < f.n; ++i) {
+      d.inputs.push_back({b, i});
+      d.outputs.push_back({b, i});
+    }
+  if (f.bb) {
+    // Up port u (router port k/2 + u) is port r/2 + u mod (r/2) of top
+    // u / (r/2), as the routing above assumes.
+    const int per_top = f.r - bottoms;
+    for (int u = 0; u < f.k / 2; ++u) {
+      d.inputs.push_back({bottoms + u / per_top, bottoms + u % per_top});
+      d.outputs.push_back({bottoms + u / per_top, bottoms + u % per_top});
+    }
+  }
+  for (int b = 0; b < bottoms; ++b)
+    for (int j = 0; j < f.m; ++j) {
+      add_channel(d, b, f.n + j, bottoms + j, b, 2, channel_length, prm);
+      add_channel(d, bottoms + j, b, b, f.n + j, 2, channel_length, prm);
+    }
+  org.routing = std::make_unique<FcRouting>(f, bottoms, prm.seed, prm.name);
+  return org;
+}
+
+OrganizationRegistration reg_fc("fc", make_fc);
+OrganizationRegistration reg_bb("bb", make_fc);
+
+}  // namespace
+}  // namespace nwn

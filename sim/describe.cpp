@@ -1,0 +1,192 @@
+// nwnsim describe: one organization's structure and its complexity figures.
+// nwnsim complexity: Table II (all organizations at one radix) or, with
+// --radices, Fig. 5 (the figures relative to hc over a range of radices).
+// Every number comes from the structural description (models/organization.hpp).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../models/organization.hpp"
+#include "cli.hpp"
+#include "report.hpp"
+
+namespace nwn {
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream is(s);
+  while (std::getline(is, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+SwitchDescription describe_org(const std::string& org, int radix, int subswitch_radix) {
+  OrganizationParams p;
+  p.name = org;
+  p.radix = radix;
+  p.subswitch_radix = subswitch_radix;
+  return make_organization(p).description;
+}
+
+const char* kind_name(SubswitchKind k) {
+  switch (k) {
+    case SubswitchKind::Crossbar: return "crossbar";
+    case SubswitchKind::Bus: return "bus";
+    case SubswitchKind::Mux: return "mux";
+  }
+  return "";
+}
+
+struct DescribeArgs {
+  std::string org = "fc";
+  int radix = 64;
+  int subswitch_radix = 0;
+  bool json = false;
+};
+
+int run_describe(const DescribeArgs& a) {
+  const SwitchDescription d = describe_org(a.org, a.radix, a.subswitch_radix);
+  const Complexity c = complexity(d);
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["org"] = d.org;
+    j["radix"] = d.radix;
+    j["subswitches"] = c.subswitches;
+    j["subswitch_buffers"] = c.subswitch_buffers;
+    j["aggregate_fanout"] = c.aggregate_fanout;
+    j["crosspoints"] = c.crosspoints;
+    j["area_pitch2"] = c.area_pitch2;
+    j["floorplan"] = {{"width_pitch", d.width_pitch}, {"height_pitch", d.height_pitch}, {"rule", d.floorplan_rule}};
+    j["channels"] = d.channels.size();
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{} switch, radix {}: {} subswitches, {} internal channels\n", d.org, d.radix,
+                           d.subswitches.size(), d.channels.size());
+  // Group identical subswitch shapes.
+  std::map<std::string, int> groups;
+  std::vector<std::string> order;
+  for (const SubswitchSpec& s : d.subswitches) {
+    const std::string key = fmt::format("{} {}x{}{}, {} crosspoints{}", kind_name(s.kind), s.inputs, s.outputs,
+                                        s.input_speedup > 1 ? fmt::format(" (input speedup {})", s.input_speedup) : "",
+                                        s.crosspoints(), s.port_buffers ? ", router port buffers" : "");
+    if (!groups.count(key)) order.push_back(key);
+    ++groups[key];
+  }
+  for (auto& k : order) std::cout << fmt::format("  {:4} x {}\n", groups[k], k);
+  std::map<std::string, int> chans;
+  for (const ChannelSpec& ch : d.channels)
+    ++chans[fmt::format("{} cycles, {:.3f} mm", ch.latency_cycles, ch.length_mm)];
+  for (auto& [k, n] : chans) std::cout << fmt::format("  {:4} channels of {}\n", n, k);
+  std::cout << fmt::format("floorplan: {:.1f} x {:.1f} channel pitches ({})\n", d.width_pitch, d.height_pitch,
+                           d.floorplan_rule);
+  std::cout << fmt::format("subswitch buffers {}, aggregate fanout {}, crosspoints {}, area {:.0f} pitch^2\n",
+                           c.subswitch_buffers, c.aggregate_fanout, c.crosspoints, c.area_pitch2);
+  return 0;
+}
+
+struct ComplexityArgs {
+  std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,hxv,hx05,hx10,bb";
+  int radix = 64;
+  std::string radices;
+  std::string reference = "hc";
+  std::string csv_path, json_path;
+};
+
+std::string num(double x) { return x == double(long(x)) ? fmt::format("{}", long(x)) : fmt::format("{:.3f}", x); }
+
+int run_complexity(const ComplexityArgs& a) {
+  const auto orgs = split_list(a.orgs);
+  std::vector<int> radices;
+  for (auto& r : split_list(a.radices)) radices.push_back(std::stoi(r));
+  if (radices.empty()) radices.push_back(a.radix);
+  const bool relative = radices.size() > 1;
+  Table t;
+  t.header = {"radix", "org", "subswitch_buffers", "aggregate_fanout", "crosspoints", "area_pitch2"};
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (int k : radices) {
+    Complexity ref{};
+    bool have_ref = false;
+    if (relative) {
+      try {
+        ref = complexity(describe_org(a.reference, k, 0));
+        have_ref = true;
+      } catch (const std::invalid_argument&) {
+      }
+    }
+    for (auto& o : orgs) {
+      Complexity c;
+      try {
+        c = complexity(describe_org(o, k, 0));
+      } catch (const std::invalid_argument& e) {
+        if (radices.size() == 1) throw;
+        continue;  // not every organization exists at every radix (square, cube)
+      }
+      std::vector<std::string> row = {std::to_string(k), o, std::to_string(c.subswitch_buffers),
+                                      std::to_string(c.aggregate_fanout), std::to_string(c.crosspoints),
+                                      num(c.area_pitch2)};
+      nlohmann::ordered_json e = {{"radix", k},
+                                  {"org", o},
+                                  {"subswitch_buffers", c.subswitch_buffers},
+                                  {"aggregate_fanout", c.aggregate_fanout},
+                                  {"crosspoints", c.crosspoints},
+                                  {"area_pitch2", c.area_pitch2}};
+      if (relative && have_ref) {
+        auto rel = [](double x, double r) { return r > 0 ? x / r : 0.0; };
+        const double rb = rel(c.subswitch_buffers, ref.subswitch_buffers), rf = rel(c.aggregate_fanout, ref.aggregate_fanout),
+                     rx = rel(double(c.crosspoints), double(ref.crosspoints)), ra = rel(c.area_pitch2, ref.area_pitch2);
+        for (double x : {rb, rf, rx, ra}) row.push_back(fmt::format("{:.3f}", x));
+        e["rel_subswitch_buffers"] = rb;
+        e["rel_aggregate_fanout"] = rf;
+        e["rel_crosspoints"] = rx;
+        e["rel_area"] = ra;
+      }
+      t.rows.push_back(row);
+      j.push_back(e);
+    }
+  }
+  if (relative)
+    for (const char* h : {"rel_buffers", "rel_fanout", "rel_crosspoints", "rel_area"}) t.header.push_back(h);
+  std::cout << t.render();
+  if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
+  if (!a.json_path.empty()) write_file(a.json_path, j.dump(2) + "\n");
+  return 0;
+}
+
+CommandRegistration reg_describe([](CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<DescribeArgs>();
+  auto* c = app.add_subcommand("describe", "print a switch organization's structure and complexity");
+  c->add_option("--org", args->org, "organization (cn, hc, fc, fcM, fcM-isuS, bb, trv, trm, hxv, hxm, hx05, hx10)")
+      ->capture_default_str();
+  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, 4096));
+  c->add_option("--subswitch-radix", args->subswitch_radix, "p (hc) or r (fc, bb); 0 = the paper's choice")
+      ->capture_default_str();
+  c->add_flag("--json", args->json, "JSON instead of text");
+  c->callback([args, &exit_code] { exit_code = run_describe(*args); });
+});
+
+CommandRegistration reg_complexity([](CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ComplexityArgs>();
+  auto* c = app.add_subcommand("complexity",
+                               "Table II: subswitch buffers, aggregate fanout, crosspoints and area of each "
+                               "organization; with --radices, Fig. 5 (relative to hc)");
+  c->add_option("--orgs", args->orgs, "organizations, comma-separated")->capture_default_str();
+  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, 4096));
+  c->add_option("--radices", args->radices, "radix sweep, comma-separated (e.g. 16,36,64,144,256)");
+  c->add_option("--reference", args->reference, "organization the rel- columns divide by")->capture_default_str();
+  c->add_option("--csv", args->csv_path, "write the table as CSV");
+  c->add_option("--json", args->json_path, "write the figures as JSON");
+  c->callback([args, &exit_code] { exit_code = run_complexity(*args); });
+});
+
+}  // namespace
+}  // namespace nwn
