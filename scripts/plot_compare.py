@@ -28,6 +28,7 @@ def main():
     for metric, label in (("energy", "energy per packet"), ("edp", "EDP"), ("edap", "EDAP")):
         fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(patterns) * len(orgs) / 4), 3.6))
         width = 0.8 / len(orgs)
+        colors = plt.get_cmap("tab20").colors
         for i, org in enumerate(orgs):
             xs, ys = [], []
             for j, pat in enumerate(patterns):
@@ -35,10 +36,13 @@ def main():
                 if p and "relative" in p:
                     xs.append(j + i * width)
                     ys.append(p["relative"][metric])
-            ax.bar(xs, ys, width, label=org)
+            ax.bar(xs, ys, width, label=org, color=colors[i % len(colors)])
         ax.set_xticks([j + 0.4 - width / 2 for j in range(len(patterns))])
         ax.set_xticklabels(patterns)
         ax.axhline(1.0, color="black", linewidth=0.6)
+        # Saturated points are tens of times the reference: a log axis keeps
+        # the unsaturated differences visible.
+        ax.set_yscale("log")
         ax.set_ylabel(f"{label} relative to {data.get('reference', 'hc')}")
         ax.legend(ncol=min(len(orgs), 6), fontsize=7)
         ax.set_title(f"{label}, radix {data['config']['router.radix']}, load {data['config']['traffic.load']}")

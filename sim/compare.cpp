@@ -30,7 +30,8 @@ using json = nlohmann::ordered_json;
 struct CompareArgs {
   std::string config_file;
   std::vector<std::string> sets;
-  std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,trm,hxv,hxm";
+  std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,trm,hxv,hxm,hx05";
+  int cn_stages = 10;  // cn pipelined to hc's zero-load latency at radix 64, as the paper does
   std::string patterns = "uniform,bitcomp,bitrev,transpose";
   std::string load = "0.5";
   std::string reference = "hc";
@@ -73,6 +74,7 @@ int run_compare(const CompareArgs& a) {
     base.set("sim.measure_cycles", "4000", "--quick");
   }
   base.set("traffic.load", a.load, "--load");
+  base.set("router.cn_crossbar_stages", std::to_string(a.cn_stages), "--cn-stages");
   const Technology tech = a.tech_file.empty() ? default_technology() : load_technology(a.tech_file);
   const auto orgs = split(a.orgs), patterns = split(a.patterns);
   for (auto& o : orgs) Config(base).set("router.org", o, "--orgs");
@@ -92,7 +94,8 @@ int run_compare(const CompareArgs& a) {
       if (!a.config_file.empty()) j.args.push_back(a.config_file);
       for (auto& s : a.sets) j.args.insert(j.args.end(), {"--set", s});
       j.args.insert(j.args.end(), {"--set", "traffic.load=" + a.load, "--set", "router.org=" + o, "--set",
-                                   "traffic.pattern=" + p, "--set", "sim.warmup_cycles=" + base.text("sim.warmup_cycles"),
+                                   "traffic.pattern=" + p, "--set", "router.cn_crossbar_stages=" + std::to_string(a.cn_stages),
+                                   "--set", "sim.warmup_cycles=" + base.text("sim.warmup_cycles"),
                                    "--set", "sim.measure_cycles=" + base.text("sim.measure_cycles"), "--quiet", "--json",
                                    (tmp / fmt::format("p{}.json", points.size())).string()});
       jobs.push_back(j);
@@ -229,6 +232,10 @@ CommandRegistration reg_compare([](CLI::App& app, int& exit_code) {
   c->add_option("--patterns", args->patterns, "traffic patterns, comma-separated")->capture_default_str();
   c->add_option("--load", args->load, "offered load (fraction of channel capacity)")->capture_default_str();
   c->add_option("--reference", args->reference, "organization the rel- columns divide by")->capture_default_str();
+  c->add_option("--cn-stages", args->cn_stages,
+                "extra pipeline stages of cn (10: its zero-load latency equals hc's at radix 64, as in the paper)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
   c->add_option("--tech", args->tech_file, "technology TOML (default: the paper's 22 nm, power/tech/22nm.toml)")
       ->check(CLI::ExistingFile);
   c->add_option("-j,--jobs", args->jobs, "parallel processes (default: one per core)")->check(CLI::Range(1, 1024));

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -45,6 +46,9 @@ std::string Table::csv() const {
 }
 
 void write_file(const std::string& path, const std::string& text) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);  // a failure shows below
   std::ofstream out(path, std::ios::binary);
   if (!out) throw std::runtime_error("cannot write '" + path + "'");
   out << text;
