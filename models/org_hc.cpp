@@ -3,9 +3,13 @@
 // (k/p)^2 tiles of p x p subswitches in a k/p x k/p grid. Input port i sits
 // in row R = i / p and drives a row broadcast bus along its row (modelled as
 // a 1 x (k/p) bus with the input-port buffer; 4-cycle channels, the row's
-// whole width long) into row buffer i % p of every tile of the row. Tile
+// whole width long) into row buffer i % p of every tile of the row. Output
+// port o sits in tile column C = o mod (k/p) at position j = o / (k/p): tile
 // (R, C) output j leads over a column channel (2 cycles) to column buffer R
-// of output port C p + j, whose (k/p) x 1 multiplexer drives the port.
+// of output o, whose (k/p) x 1 multiplexer drives the port. With inputs
+// row-major and outputs column-interleaved, transpose-random traffic (a row
+// of the terminal matrix to a column) loads one tile per row: the paper's
+// worst case for hc [Kim et al. 2005].
 // Route: bus -> tile of the output's column -> mux. Every path visits three
 // subswitches, so the internal network is acyclic and deadlock-free, and a
 // packet's VCs inside are those the global route allows on the output.
@@ -29,8 +33,9 @@ class HcRouting final : public InternalRouting {
   RouteDecision route(int ss, int, Flit& head) override {
     const int out = head.router_out;
     int port = 0;
-    if (ss < k_) port = out / p_;                         // row bus: the output's column
-    else if (ss < k_ + (k_ / p_) * (k_ / p_)) port = out % p_;  // tile: the output within the column
+    const int t = k_ / p_;
+    if (ss < k_) port = out % t;                  // row bus: the output's tile column
+    else if (ss < k_ + t * t) port = out / t;     // tile: the output within the column
     return {port, head.router_vc_lo, head.router_vc_hi};
   }
 
@@ -79,7 +84,7 @@ Organization make_hc(const OrganizationParams& prm) {
     for (int c = 0; c < t; ++c) add_channel(d, i, c, first_tile + (i / p) * t + c, i % p, 4, row_length, prm);
   for (int r = 0; r < t; ++r)
     for (int c = 0; c < t; ++c)
-      for (int j = 0; j < p; ++j) add_channel(d, first_tile + r * t + c, j, first_mux + c * p + j, r, 2, column_length, prm);
+      for (int j = 0; j < p; ++j) add_channel(d, first_tile + r * t + c, j, first_mux + j * t + c, r, 2, column_length, prm);
   org.routing = std::make_unique<HcRouting>(k, p);
   return org;
 }

@@ -32,7 +32,7 @@ struct CompareArgs {
   std::vector<std::string> sets;
   std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,trm,hxv,hxm,hx05";
   int cn_stages = 10;  // cn pipelined to hc's zero-load latency at radix 64, as the paper does
-  std::string patterns = "uniform,bitcomp,bitrev,transpose";
+  std::string patterns = "uniform,bitcomp,bitrot,transpose_random";  // the paper's UR, BC, BR, TR
   std::string load = "0.5";
   std::string reference = "hc";
   std::string tech_file;

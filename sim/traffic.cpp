@@ -1,5 +1,6 @@
 #include "traffic.hpp"
 
+#include <cmath>
 #include <numeric>
 
 #include "config.hpp"
@@ -107,11 +108,30 @@ PatternRegistration reg_transpose("transpose", bit_permutation("transpose", [](i
 PatternRegistration reg_shuffle("shuffle", bit_permutation("shuffle", [](int s, int b) {
   return ((s << 1) | (s >> (b - 1))) & ((1 << b) - 1);
 }));
+// Bit rotation (the paper's BR): rotate the address right by one bit.
+PatternRegistration reg_bitrot("bitrot", bit_permutation("bitrot", [](int s, int b) {
+  return (s >> 1) | ((s & 1) << (b - 1));
+}));
 // Ring tornado: each node sends just under half way around.
 PatternRegistration reg_tornado("tornado", index_permutation([](int s, int n) { return (s + (n + 1) / 2 - 1) % n; }));
 PatternRegistration reg_neighbor("neighbor", index_permutation([](int s, int n) { return (s + 1) % n; }));
 PatternRegistration reg_hotspot("hotspot", [](const PatternParams& p) {
   return std::unique_ptr<TrafficPattern>(new Hotspot(p));
+});
+// Transpose-random (the paper's TR): the nodes form a square matrix, node
+// i in row i / s and column i % s; a node in row A sends to a uniformly
+// random node of column A.
+struct TransposeRandom final : TrafficPattern {
+  explicit TransposeRandom(const PatternParams& p) : s(int(std::lround(std::sqrt(double(p.nodes))))) {
+    if (s * s != p.nodes)
+      throw ConfigError("config error: traffic.pattern = transpose_random needs a square node count (e.g. 16, 64, "
+                        "256); this network has " + std::to_string(p.nodes) + " nodes");
+  }
+  int dest(int src, Rng& rng) override { return int(rng.below(std::uint32_t(s))) * s + src / s; }
+  int s;
+};
+PatternRegistration reg_transpose_random("transpose_random", [](const PatternParams& p) {
+  return std::unique_ptr<TrafficPattern>(new TransposeRandom(p));
 });
 // A random permutation drawn once from the seed.
 PatternRegistration reg_randperm("randperm", [](const PatternParams& p) {
