@@ -262,6 +262,9 @@ int cmd_bench(bool quick, bool large, const std::string& json_path) {
       {"cn64-ur-0.5", {"router.org=cn", "router.radix=64", "traffic.load=0.5"}},
       {"cn64-ur-0.6", {"router.org=cn", "router.radix=64", "traffic.load=0.6"}},
       {"cn64-ur-0.5-1vc", {"router.org=cn", "router.radix=64", "traffic.load=0.5", "router.vcs=1"}},
+      // Multi-subswitch organizations: cost per flit-hop against cn's.
+      {"hc64-ur-0.5", {"router.org=hc", "router.radix=64", "traffic.load=0.5"}},
+      {"fc64-ur-0.5", {"router.org=fc", "router.radix=64", "traffic.load=0.5"}},
   };
   // Global networks: the 4,096-node 3-level folded Clos of radix-32 routers
   // (768 routers) at 0.3 uniform load, with ideal single-crossbar routers and
@@ -289,30 +292,28 @@ int cmd_bench(bool quick, bool large, const std::string& json_path) {
   t.header = {"case", "cycles", "wall-s", "cycles/s", "flit-hops/s", "ns/flit-hop", "peak-MB"};
   json out = json::array();
   int failed = 0;
-  const auto& cases_run = all;
-  for (std::size_t i = 0; i < cases_run.size(); ++i) {
-    const auto& cases = cases_run;
+  for (std::size_t i = 0; i < all.size(); ++i) {
     std::vector<Job> job(1);
     job[0].args = {"run", "--quiet", "--perf-json", (tmp / "perf.json").string(), "--json", (tmp / "run.json").string()};
     for (auto& s : common) job[0].args.insert(job[0].args.end(), {"--set", s});
-    for (auto& s : cases[i].sets) job[0].args.insert(job[0].args.end(), {"--set", s});
+    for (auto& s : all[i].sets) job[0].args.insert(job[0].args.end(), {"--set", s});
     run_jobs(job, 1, [](std::size_t) {});  // one at a time: timings must not share cores
     if (job[0].exit_code != 0) {
       ++failed;
-      t.rows.push_back({cases[i].name, "failed"});
+      t.rows.push_back({all[i].name, "failed"});
       continue;
     }
     json perf = json::parse(read_file((tmp / "perf.json").string()));
     json run = json::parse(read_file((tmp / "run.json").string()));
     const double hops_s = perf["flit_hops_per_second"].get<double>();
-    t.rows.push_back({cases[i].name, std::to_string(run["results"]["cycles"].get<std::uint64_t>()),
+    t.rows.push_back({all[i].name, std::to_string(run["results"]["cycles"].get<std::uint64_t>()),
                       fmt::format("{:.2f}", perf["wall_seconds"].get<double>()),
                       fmt::format("{:.0f}", perf["cycles_per_second"].get<double>()), fmt::format("{:.3g}", hops_s),
                       fmt::format("{:.1f}", hops_s > 0 ? 1e9 / hops_s : 0.0),
                       fmt::format("{:.1f}", perf["peak_rss_mb"].get<double>())});
     json c;
-    c["case"] = cases[i].name;
-    c["sets"] = cases[i].sets;
+    c["case"] = all[i].name;
+    c["sets"] = all[i].sets;
     c["perf"] = perf;
     c["cycles"] = run["results"]["cycles"];
     c["flit_hops"] = run["results"]["flit_hops"];
