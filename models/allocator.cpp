@@ -72,4 +72,28 @@ std::vector<std::string> allocator_names() {
   return names;
 }
 
+std::string rtl_allocator_key(const std::string& algorithm, const AllocatorParams& p) {
+  std::string key = algorithm + " " + std::to_string(p.inputs) + "x" + std::to_string(p.outputs);
+  if (algorithm == "islip") key += " it" + std::to_string(p.iterations);
+  return key;
+}
+
+std::map<std::string, RtlAllocatorFactory>& rtl_allocator_registry() {
+  static std::map<std::string, RtlAllocatorFactory> registry;
+  return registry;
+}
+
+std::unique_ptr<Allocator> make_rtl_allocator(const std::string& algorithm, const AllocatorParams& p,
+                                              const RtlOptions& options) {
+  auto& reg = rtl_allocator_registry();
+  const std::string key = rtl_allocator_key(algorithm, p);
+  auto it = reg.find(key);
+  if (it != reg.end()) return it->second(p, options);
+  std::string have;
+  for (auto& [k, f] : reg) have += (have.empty() ? "" : ", ") + k;
+  throw std::invalid_argument("router.allocator_impl = rtl: this build has no Verilated allocator '" + key +
+                              "' (it has: " + (have.empty() ? "none; configure with NWNSIM_RTL=ON" : have) +
+                              "); add it with nwnsim_rtl_config() in tb/CMakeLists.txt");
+}
+
 }  // namespace nwn

@@ -77,4 +77,25 @@ struct AllocatorRegistration {
   }
 };
 
+// Allocators realised in RTL: the Verilated configurations of tb/ that this
+// build has register under rtl_allocator_key(algorithm, size). A build
+// without them (NWNSIM_RTL=OFF) has none, and asking for one is an error.
+struct RtlOptions {
+  std::string trace_path;     // VCD of this allocator ("" = none)
+  std::int64_t trace_from = 0;  // first traced cycle
+  std::int64_t trace_cycles = 0;
+  std::int64_t period_ps = 200;  // the datapath clock, to number cycles
+};
+using RtlAllocatorFactory = std::function<std::unique_ptr<Allocator>(const AllocatorParams&, const RtlOptions&)>;
+std::string rtl_allocator_key(const std::string& algorithm, const AllocatorParams& p);
+std::map<std::string, RtlAllocatorFactory>& rtl_allocator_registry();
+std::unique_ptr<Allocator> make_rtl_allocator(const std::string& algorithm, const AllocatorParams& p,
+                                              const RtlOptions& options);
+
+struct RtlAllocatorRegistration {
+  RtlAllocatorRegistration(const std::string& key, RtlAllocatorFactory f) {
+    rtl_allocator_registry()[key] = std::move(f);
+  }
+};
+
 }  // namespace nwn

@@ -2,6 +2,7 @@
 
 #include "rng.hpp"
 
+#include <algorithm>
 #include <ostream>
 #include <stdexcept>
 
@@ -31,6 +32,10 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     sp.switch_allocator = p.switch_allocator;
     sp.vc_allocator = p.vc_allocator;
     sp.allocator_iterations = p.allocator_iterations;
+    sp.rtl_allocators = p.rtl_allocators && (p.rtl_router < 0 || p.rtl_router == id);
+    sp.rtl_switch_options = p.rtl;
+    sp.rtl_switch_options.period_ps = std::int64_t(clock.period.to_seconds() * 1e12 + 0.5);
+    if (s != 0 || id != std::max(p.rtl_router, 0)) sp.rtl_switch_options.trace_path.clear();
     sp.input_speedup = spec.input_speedup;
     sp.rc_cycles = spec.rc_cycles;
     sp.va_cycles = spec.va_cycles;

@@ -24,6 +24,13 @@ struct RouterParams {
   std::string switch_allocator = "islip";
   std::string vc_allocator = "islip";
   int allocator_iterations = 1;
+  // The Verilated RTL in place of the C++ allocators (tb/rtl_allocator.hpp):
+  // in every router (rtl_router < 0) or in router rtl_router only. The
+  // switch allocator of that router's first subswitch is traced when
+  // rtl.trace_path is set.
+  bool rtl_allocators = false;
+  int rtl_router = -1;
+  RtlOptions rtl;
   int internal_serialization_cycles = 1;  // flit cycles on internal channels
 };
 

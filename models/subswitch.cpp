@@ -24,8 +24,17 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
-  vc_alloc_ = make_allocator(p.vc_allocator, {p.inputs * p.vcs, p.outputs * p.vcs, p.allocator_iterations});
-  sw_alloc_ = make_allocator(p.switch_allocator, {p.inputs * p.input_speedup, p.outputs, p.allocator_iterations});
+  const AllocatorParams vc{p.inputs * p.vcs, p.outputs * p.vcs, p.allocator_iterations};
+  const AllocatorParams sw{p.inputs * p.input_speedup, p.outputs, p.allocator_iterations};
+  if (p.rtl_allocators) {
+    RtlOptions vc_options = p.rtl_switch_options;
+    vc_options.trace_path.clear();
+    vc_alloc_ = make_rtl_allocator(p.vc_allocator, vc, vc_options);
+    sw_alloc_ = make_rtl_allocator(p.switch_allocator, sw, p.rtl_switch_options);
+  } else {
+    vc_alloc_ = make_allocator(p.vc_allocator, vc);
+    sw_alloc_ = make_allocator(p.switch_allocator, sw);
+  }
 }
 
 void Subswitch::connect_input(int port, Link* link) { in_.at(port).link = link; }

@@ -33,6 +33,8 @@ struct SubswitchParams {
   std::string switch_allocator = "islip";
   std::string vc_allocator = "islip";
   int allocator_iterations = 1;
+  bool rtl_allocators = false;   // Verilated RTL allocators (make_rtl_allocator)
+  RtlOptions rtl_switch_options;  // for the switch allocator (tracing)
   int input_speedup = 1;  // crossbar inputs per buffered input port
   int rc_cycles = 1;
   int va_cycles = 1;

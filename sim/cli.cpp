@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "../models/allocator.hpp"
 #include "config.hpp"
 #include "experiment.hpp"
 #include "network.hpp"
@@ -27,6 +28,8 @@ constexpr int kExitConfig = 2, kExitDeadlock = 3, kExitConservation = 4, kExitFa
 struct ConfigArgs {
   std::string file;
   std::vector<std::string> sets;
+  std::string allocator;  // --allocator: router.allocator_impl
+  std::string trace_rtl;  // --trace-rtl: router.rtl_trace_file
 };
 
 void add_config_args(CLI::App* cmd, ConfigArgs& a) {
@@ -34,12 +37,20 @@ void add_config_args(CLI::App* cmd, ConfigArgs& a) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--set", a.sets, "override a config key, e.g. --set router.vcs=2 (repeatable)")
       ->type_name("KEY=VALUE");
+  cmd->add_option("--allocator", a.allocator,
+                  "model: the C++ allocators; rtl: the Verilated RTL in every subswitch (router.allocator_impl)")
+      ->check(CLI::IsMember({"model", "rtl"}));
+  cmd->add_option("--trace-rtl", a.trace_rtl,
+                  "VCD of one RTL switch allocator (router.rtl_trace_file; window: router.rtl_trace_from/_cycles)")
+      ->type_name("FILE");
 }
 
 Config load_config(const ConfigArgs& a) {
   Config cfg;
   if (!a.file.empty()) cfg.load_file(a.file);
   for (auto& s : a.sets) cfg.set_override(s);
+  if (!a.allocator.empty()) cfg.set_override("router.allocator_impl=" + a.allocator);
+  if (!a.trace_rtl.empty()) cfg.set_override("router.rtl_trace_file=" + a.trace_rtl);
   return cfg;
 }
 
@@ -278,6 +289,17 @@ int cmd_bench(bool quick, bool large, const std::string& json_path) {
     a.insert(a.end(), b);
     return a;
   };
+  // The Verilated allocators in place of the C++ ones (router.allocator_impl
+  // = rtl): the same point both ways; sizes the build has RTL for (2 VCs).
+  const bool rtl = !rtl_allocator_registry().empty();
+  const std::vector<std::string> small = {"router.vcs=2", "traffic.load=0.5"};
+  if (rtl) {
+    all.push_back({"cn8-ur-0.5-2vc", with(small, {"router.org=cn", "router.radix=8"})});
+    all.push_back({"cn8-ur-0.5-2vc-rtl", with(small, {"router.org=cn", "router.radix=8", "router.allocator_impl=rtl"})});
+    all.push_back({"fc16-ur-0.5-2vc", with(small, {"router.org=fc", "router.radix=16"})});
+    all.push_back(
+        {"fc16-ur-0.5-2vc-rtl", with(small, {"router.org=fc", "router.radix=16", "router.allocator_impl=rtl"})});
+  }
   all.push_back({"fclos4096-cn32-ur-0.3", with(fclos, {"router.org=cn"})});
   all.push_back({"fclos4096-fc32-ur-0.3", with(fclos, {"router.org=fc"})});
   if (large) {
@@ -323,6 +345,16 @@ int cmd_bench(bool quick, bool large, const std::string& json_path) {
   std::cout << "nwnsim bench" << (quick ? " --quick" : "") << " (common: ";
   for (std::size_t i = 0; i < common.size(); ++i) std::cout << (i ? " " : "") << common[i];
   std::cout << ")\n" << t.render();
+  // Slowdown of each -rtl case against the same case with the C++ allocators.
+  for (const json& c : out) {
+    const std::string name = c["case"];
+    if (name.size() < 4 || name.compare(name.size() - 4, 4, "-rtl") != 0) continue;
+    for (const json& m : out)
+      if (m["case"] == name.substr(0, name.size() - 4))
+        std::cout << fmt::format("{}: the RTL allocators run {:.1f}x slower than the C++ ones\n", name,
+                                 m["perf"]["cycles_per_second"].get<double>() /
+                                     c["perf"]["cycles_per_second"].get<double>());
+  }
   if (!json_path.empty()) write_file(json_path, out.dump(2) + "\n");
   return failed ? kExitFailure : 0;
 }

@@ -150,6 +150,14 @@ RouterParams Network::router_params(const Config& cfg, int radix) const {
   rp.switch_allocator = cfg.get_string("router.switch_allocator");
   rp.vc_allocator = cfg.get_string("router.vc_allocator");
   rp.allocator_iterations = int(cfg.get_int("router.allocator_iterations"));
+  rp.rtl_allocators = cfg.get_string("router.allocator_impl") == "rtl";
+  rp.rtl_router = int(cfg.get_int("router.rtl_router"));
+  rp.rtl.trace_path = cfg.get_string("router.rtl_trace_file");
+  rp.rtl.trace_from = cfg.get_int("router.rtl_trace_from");
+  rp.rtl.trace_cycles = cfg.get_int("router.rtl_trace_cycles");
+  if (!rp.rtl.trace_path.empty() && !rp.rtl_allocators)
+    throw ConfigError("config error: router.rtl_trace_file = '" + rp.rtl.trace_path +
+                      "' traces the RTL allocator: it needs router.allocator_impl = rtl (--allocator rtl)");
   rp.internal_serialization_cycles = serialization_;
   return rp;
 }
@@ -246,6 +254,11 @@ std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
                       "' (bilateral butterfly) needs network.topology = fclos with network.port_assignment = tied: "
                       "its up ports hang on the top subswitches, and it cannot route up -> up");
   auto net = it->second(cfg, clock);
+  const std::int64_t rtl_router = cfg.get_int("router.rtl_router");
+  if (rtl_router >= std::int64_t(net->routers().size()))
+    throw ConfigError("config error: router.rtl_router = " + std::to_string(rtl_router) + " but the network has " +
+                      std::to_string(net->routers().size()) + " routers (allowed: -1 for all, or 0 to " +
+                      std::to_string(net->routers().size() - 1) + ")");
   net->close_unused_ports();
   return net;
 }
