@@ -3,6 +3,7 @@
 curve per combination of the swept keys other than traffic.load.
 
     scripts/plot_sweep.py sweep.json out/curves   ->  out/curves-{latency,throughput}.{png,svg}
+                                                      (and -power when the points carry the routers' power)
 
 Saturated points (marked packets that did not drain, or accepted < offered)
 are drawn hollow. Uses Debian's python3-matplotlib.
@@ -30,15 +31,20 @@ def main():
         load = float(s.pop("traffic.load", data["config"]["traffic.load"]))
         label = ", ".join(f"{k.split('.')[-1]}={v}" for k, v in s.items()) or data["config"]["router.org"]
         curves[label].append((load, p["results"]))
-    for metric, ylabel, key in (("latency", "average packet latency (cycles)", "latency_avg"),
-                                ("throughput", "accepted load", "accepted_load")):
+    metrics = [("latency", "average packet latency (cycles)", "latency_avg"),
+               ("throughput", "accepted load", "accepted_load")]
+    # Runs of networks carry the routers' power (sim/network_power.cpp).
+    if all("power" in r for pts in curves.values() for _, r in pts):
+        metrics.append(("power", "switch power of all routers (W)", "switch_power_w"))
+    for metric, ylabel, key in metrics:
         fig, ax = plt.subplots(figsize=(5.5, 4))
         for label, pts in curves.items():
             pts.sort(key=lambda x: x[0])
             xs = [x for x, _ in pts]
-            ys = [r[key] for _, r in pts]
+            value = (lambda r: r["power"][key]) if metric == "power" else (lambda r: r[key])
+            ys = [value(r) for _, r in pts]
             line, = ax.plot(xs, ys, marker="o", label=label)
-            sat = [(x, r[key]) for x, r in pts if r["saturated"]]
+            sat = [(x, value(r)) for x, r in pts if r["saturated"]]
             if sat:
                 ax.plot([x for x, _ in sat], [y for _, y in sat], "o", mfc="white", color=line.get_color())
         ax.set_xlabel("offered load (fraction of capacity)")

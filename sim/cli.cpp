@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -171,7 +173,29 @@ struct SweepArgs {
   std::vector<std::string> vary;
   int jobs = 0;
   std::string json_path, csv_path;
+  std::string out_dir;     // one JSON per finished point; resume and merge from it
+  long point = -1;         // run only this point (a cluster job-array task)
+  bool merge_only = false; // merge what out_dir holds, simulate nothing
+  std::string emit;        // "slurm": write a job-array script and a manifest
 };
+
+std::string format_duration(double s) {
+  const long t = long(s + 0.5);
+  return t >= 3600 ? fmt::format("{}h{:02}m", t / 3600, t / 60 % 60) : fmt::format("{}m{:02}s", t / 60, t % 60);
+}
+
+// The file of a point in a sweep's out_dir: its index and its settings, so a
+// resumed sweep with the same grid finds it and a changed grid does not.
+std::string point_file_name(std::size_t i, const std::vector<std::string>& keys, const std::vector<std::string>& vals) {
+  std::string name = fmt::format("p{:05}", i);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    std::string part = keys[k].substr(keys[k].rfind('.') + 1) + "=" + vals[k];
+    for (char& c : part)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '=' && c != '.' && c != '-') c = '_';
+    name += "_" + part;
+  }
+  return name + ".json";
+}
 
 int cmd_sweep(const SweepArgs& a) {
   Config base = load_config(a.config);  // validates the file and overrides up front
@@ -202,54 +226,140 @@ int cmd_sweep(const SweepArgs& a) {
   std::vector<std::string> keys;
   for (auto& ax : axes) keys.push_back(ax.first);
 
-  const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-sweep-{}", getpid());
-  fs::create_directories(tmp);
-  std::vector<Job> jobs(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    Job& j = jobs[i];
-    j.args = {"run"};
-    if (!a.config.file.empty()) j.args.push_back(a.config.file);
-    for (auto& s : a.config.sets) j.args.insert(j.args.end(), {"--set", s});
-    for (std::size_t k = 0; k < keys.size(); ++k) j.args.insert(j.args.end(), {"--set", keys[k] + "=" + points[i][k]});
-    j.args.insert(j.args.end(), {"--json", (tmp / fmt::format("point{}.json", i)).string(), "--quiet"});
+  if (a.point >= long(points.size()))
+    throw ConfigError(fmt::format("sweep error: --point {} but the grid has {} points (allowed: 0 to {})", a.point,
+                                  points.size(), points.size() - 1));
+  if ((a.point >= 0 || a.merge_only || !a.emit.empty()) && a.out_dir.empty())
+    throw ConfigError("sweep error: --point, --merge-only and --emit need --out-dir DIR");
+
+  // Where each point's JSON goes: out_dir/points/ (kept, so an interrupted
+  // sweep resumes) or a temporary directory.
+  const bool keep = !a.out_dir.empty();
+  const fs::path dir = keep ? fs::path(a.out_dir) / "points"
+                            : fs::temp_directory_path() / fmt::format("nwnsim-sweep-{}", getpid());
+  fs::create_directories(dir);
+  auto path_of = [&](std::size_t i) { return dir / point_file_name(i, keys, points[i]); };
+  auto child_args = [&](std::size_t i) {
+    std::vector<std::string> args = {"run"};
+    if (!a.config.file.empty()) args.push_back(a.config.file);
+    for (auto& s : a.config.sets) args.insert(args.end(), {"--set", s});
+    if (!a.config.allocator.empty()) args.insert(args.end(), {"--allocator", a.config.allocator});
+    for (std::size_t k = 0; k < keys.size(); ++k) args.insert(args.end(), {"--set", keys[k] + "=" + points[i][k]});
+    return args;
+  };
+
+  if (a.emit == "slurm") {
+    // A Slurm job array: task i runs point i into out_dir/points; a last
+    // `--merge-only` with the same arguments merges them.
+    json manifest;
+    manifest["nwnsim"] = "sweep-manifest";
+    manifest["config"] = base.to_json();
+    manifest["keys"] = keys;
+    manifest["points"] = points;
+    write_file((fs::path(a.out_dir) / "manifest.json").string(), manifest.dump(2) + "\n");
+    std::string self = "'" + self_executable() + "' sweep";
+    if (!a.config.file.empty()) self += " '" + a.config.file + "'";
+    for (auto& s : a.config.sets) self += " --set '" + s + "'";
+    for (auto& v : vary) self += " --vary '" + v + "'";
+    self += " --out-dir '" + fs::absolute(a.out_dir).string() + "'";
+    std::string script = fmt::format(
+        "#!/bin/bash\n"
+        "# nwnsim sweep of {} points as a Slurm job array (written by nwnsim sweep --emit slurm).\n"
+        "#   sbatch {}/sweep.slurm      then, when all tasks are done:\n"
+        "#   {} --merge-only --json sweep.json --csv sweep.csv\n"
+        "#SBATCH --job-name=nwnsim-sweep\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task=1\n"
+        "#SBATCH --output={}/slurm-%A_%a.out\n"
+        "{} --point \"$SLURM_ARRAY_TASK_ID\" -j 1\n",
+        points.size(), fs::absolute(a.out_dir).string(), self, points.size() - 1, fs::absolute(a.out_dir).string(),
+        self);
+    write_file((fs::path(a.out_dir) / "sweep.slurm").string(), script);
+    std::cout << fmt::format("wrote {}/sweep.slurm ({} array tasks) and manifest.json\n", a.out_dir, points.size());
+    return 0;
+  } else if (!a.emit.empty()) {
+    throw ConfigError("sweep error: --emit '" + a.emit + "' (allowed: slurm)");
   }
+
+  std::vector<std::size_t> todo;
+  std::size_t resumed = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (a.point >= 0 && long(i) != a.point) continue;
+    if (keep && fs::exists(path_of(i))) {
+      ++resumed;
+      continue;
+    }
+    todo.push_back(i);
+  }
+  if (a.merge_only) todo.clear();
+  std::vector<Job> jobs(todo.size());
+  for (std::size_t t = 0; t < todo.size(); ++t) {
+    jobs[t].args = child_args(todo[t]);
+    // Written under a temporary name and renamed when the point finishes, so
+    // an interrupted point never looks finished.
+    jobs[t].args.insert(jobs[t].args.end(), {"--json", path_of(todo[t]).string() + ".part", "--quiet"});
+  }
+  if (resumed && !a.merge_only)
+    std::cerr << fmt::format("nwnsim sweep: {} point(s) already in {}, {} to run\n", resumed, dir.string(), todo.size());
   const int parallel = a.jobs > 0 ? a.jobs : std::max(1, int(sysconf(_SC_NPROCESSORS_ONLN)));
   const bool tty = isatty(2);
   std::size_t done = 0;
-  run_jobs(jobs, parallel, [&](std::size_t i) {
+  const auto t0 = std::chrono::steady_clock::now();
+  run_jobs(jobs, parallel, [&](std::size_t t) {
     ++done;
-    if (tty) std::cerr << fmt::format("\r[{}/{}] points done", done, jobs.size()) << std::flush;
-    else if (jobs[i].exit_code != 0) std::cerr << fmt::format("point {} failed (exit {})\n", i, jobs[i].exit_code);
+    const std::size_t i = todo[t];
+    if (jobs[t].exit_code == 0) fs::rename(path_of(i).string() + ".part", path_of(i));
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string eta = format_duration(elapsed / double(done) * double(jobs.size() - done));
+    std::string what;
+    for (std::size_t k = 0; k < keys.size(); ++k) what += (k ? " " : "") + keys[k] + "=" + points[i][k];
+    if (tty)
+      std::cerr << fmt::format("\r\033[K[{}/{}] {} elapsed, ETA {}", done, jobs.size(), format_duration(elapsed), eta)
+                << std::flush;
+    else
+      std::cerr << fmt::format("[{}/{}] {}: {} (ETA {})\n", done, jobs.size(), what,
+                               jobs[t].exit_code == 0 ? "done" : fmt::format("failed, exit {}", jobs[t].exit_code),
+                               eta);
+    if (tty && jobs[t].exit_code != 0)
+      std::cerr << fmt::format("\npoint {} ({}) failed (exit {})\n", i, what, jobs[t].exit_code);
   });
-  if (tty) std::cerr << "\n";
+  if (tty && !jobs.empty()) std::cerr << "\n";
+  if (a.point >= 0) return jobs.empty() || jobs[0].exit_code == 0 ? 0 : kExitFailure;
+
   std::vector<json> results(points.size());
   json all = json::array();
   int failed = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     json point;
     for (std::size_t k = 0; k < keys.size(); ++k) point["set"][keys[k]] = points[i][k];
-    if (jobs[i].exit_code == 0) {
-      json r = json::parse(read_file((tmp / fmt::format("point{}.json", i)).string()));
+    if (fs::exists(path_of(i))) {
+      json r = json::parse(read_file(path_of(i).string()));
       results[i] = r["results"];
       point["results"] = r["results"];
     } else {
       ++failed;
-      point["error_exit_code"] = jobs[i].exit_code;
+      point["missing"] = true;
     }
     all.push_back(point);
   }
-  fs::remove_all(tmp);
+  if (!keep) fs::remove_all(dir);
   json out;
   out["nwnsim"] = "sweep";
   out["config"] = base.to_json();
   out["points"] = all;
-  std::cout << fmt::format("nwnsim sweep: {} radix {}, {} traffic, {} point(s)\n", base.get_string("router.org"),
-                           base.get_int("router.radix"), base.get_string("traffic.pattern"), points.size());
+  auto shown = [&](const char* key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end() ? std::string("varied") : base.text(key);
+  };
+  std::cout << fmt::format("nwnsim sweep: {} {}, radix {}, {} traffic, {} point(s)\n", base.get_string("network.topology"),
+                           shown("router.org"), shown("router.radix"), shown("traffic.pattern"), points.size());
   std::cout << results_table(keys, points, results).render();
   if (!a.json_path.empty()) write_file(a.json_path, out.dump(2) + "\n");
   if (!a.csv_path.empty()) write_file(a.csv_path, csv_table(keys, points, results).csv());
+  if (keep) {
+    write_file((fs::path(a.out_dir) / "sweep.json").string(), out.dump(2) + "\n");
+    write_file((fs::path(a.out_dir) / "sweep.csv").string(), csv_table(keys, points, results).csv());
+  }
   if (failed) {
-    std::cerr << fmt::format("nwnsim sweep: {} point(s) failed; run one with 'nwnsim run' to see why\n", failed);
+    std::cerr << fmt::format("nwnsim sweep: {} point(s) {}; run one with 'nwnsim run' to see why\n", failed,
+                             a.merge_only ? "missing" : "failed");
     return kExitFailure;
   }
   return 0;
@@ -397,12 +507,23 @@ int nwnsim_main(int argc, char** argv) {
   SweepArgs sw;
   auto* sweep = app.add_subcommand("sweep", "simulate a grid of points in parallel processes (default: loads 0.1..1.0)");
   add_config_args(sweep, sw.config);
-  sweep->add_option("--loads", sw.loads, "offered loads: FIRST:LAST:STEP or a,b,c")->type_name("SPEC");
+  sweep->add_option("--loads", sw.loads, "offered loads: FIRST:LAST:STEP or a,b,c (the last one given counts)")
+      ->type_name("SPEC")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   sweep->add_option("--vary", sw.vary, "sweep a config key: KEY=FIRST:LAST:STEP or KEY=a,b,c (repeatable)")
       ->type_name("KEY=SPEC");
   sweep->add_option("-j,--jobs", sw.jobs, "parallel processes (default: one per core)")->check(CLI::Range(1, 1024));
   sweep->add_option("--json", sw.json_path, "write every point's config and results as JSON");
   sweep->add_option("--csv", sw.csv_path, "write one CSV row per point");
+  sweep->add_option("--out-dir", sw.out_dir,
+                    "keep each finished point in DIR/points (a rerun resumes, skipping them) and merge into "
+                    "DIR/sweep.{json,csv}")
+      ->type_name("DIR");
+  sweep->add_option("--point", sw.point, "run only point I of the grid into --out-dir (a cluster array task)")
+      ->check(CLI::Range(0L, 100000000L));
+  sweep->add_flag("--merge-only", sw.merge_only, "simulate nothing: merge the points in --out-dir");
+  sweep->add_option("--emit", sw.emit, "slurm: write --out-dir/sweep.slurm (a job array) and manifest.json")
+      ->check(CLI::IsMember({"slurm"}));
 
   bool bench_quick = false, bench_large = false;
   std::string bench_json;

@@ -89,6 +89,8 @@ std::vector<KeySpec> build_schema() {
       {"router.va_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "VC allocation stage"},
       {"router.sa_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch allocation stage"},
       {"router.st_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch traversal stage"},
+      {"power.tech_file", V::String, "", 0, 0, nullptr, "",
+       "technology TOML of the power model for run results' \"power\" (\"\": the paper's 22 nm, power/tech/22nm.toml)"},
       {"channel.latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "terminal channel latency, each way"},
       {"channel.credit_latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "credit return latency"},
       {"channel.width_bits", V::Int, "64", 1, 65536, nullptr, "bits", "datapath width (the paper: 64 bits at 5 GHz)"},

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "network.hpp"
+#include "network_power.hpp"
 
 namespace nwn {
 
@@ -41,6 +42,7 @@ nlohmann::ordered_json RunResult::to_json() const {
   a["subswitch_writes_reads_crossbar"] = ss;
   a["channel_flits"] = window_activity.channel_flits;
   j["window_activity"] = a;
+  if (!power.is_null()) j["power"] = power;
   return j;
 }
 
@@ -154,6 +156,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   r.flits_queued = e.queued_flits();
   r.flits_in_network = net->flits_in_network();
   r.flit_hops = net->flit_hops();
+  r.power = network_power(cfg, *net, r);
   if (r.flits_created != r.flits_ejected + r.flits_queued + r.flits_in_network) {
     std::ostringstream os;
     os << "flit conservation violated: created " << r.flits_created << " != ejected " << r.flits_ejected

@@ -33,6 +33,7 @@ struct RunResult {
   std::uint64_t window_packets_ejected = 0;
   std::uint64_t window_flits_ejected = 0;
   RouterActivity window_activity;  // summed over routers
+  nlohmann::ordered_json power;    // the routers' area and power in the window (sim/network_power.hpp)
 
   nlohmann::ordered_json to_json() const;
 };

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -158,6 +159,101 @@ TEST(Saturation, OneVcUniformBracketsTheHeadOfLineLimit) {
   EXPECT_GT(lo, 0.55) << r.output;
   EXPECT_LT(hi, 0.64) << r.output;
   EXPECT_LE(j["probes"].size(), 8u) << "bisection should need few probes";
+}
+
+// Sweeps that keep their points: resume, single points, merge, cluster script.
+TEST(SweepOutDir, ResumeSkipsFinishedPointsAndMergesTheSame) {
+  const std::string dir = temp_path("sweep");
+  std::filesystem::remove_all(dir);  // a fresh directory, whatever an earlier run left
+  const std::string grid = std::string("sweep ") + kSmall + "--loads 0.2,0.4,0.6 -j 2 --out-dir " + dir;
+  auto first = nwnsim(grid);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const std::string merged = slurp(dir + "/sweep.json");
+  ASSERT_FALSE(merged.empty());
+  // Simulate an interruption: one point lost. The rerun runs only that one.
+  int removed = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir + "/points"))
+    if (e.path().string().find("load=0.4") != std::string::npos) removed += std::filesystem::remove(e.path());
+  ASSERT_EQ(removed, 1);
+  auto second = nwnsim(grid);
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  EXPECT_NE(second.output.find("2 point(s) already in"), std::string::npos) << second.output;
+  EXPECT_NE(second.output.find("1 to run"), std::string::npos) << second.output;
+  EXPECT_EQ(slurp(dir + "/sweep.json"), merged) << "a resumed sweep gives the same merged results";
+}
+
+TEST(SweepOutDir, ArrayTasksThenMergeEqualOneSweep) {
+  const std::string dir = temp_path("array"), whole = temp_path("whole.json");
+  std::filesystem::remove_all(dir);  // a fresh directory, whatever an earlier run left
+  const std::string grid = std::string("sweep ") + kSmall + "--loads 0.3,0.5 --out-dir " + dir;
+  auto missing = nwnsim(grid + " --merge-only");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("2 point(s) missing"), std::string::npos) << missing.output;
+  ASSERT_EQ(nwnsim(grid + " --point 1").exit_code, 0);
+  ASSERT_EQ(nwnsim(grid + " --point 0").exit_code, 0);
+  auto merge = nwnsim(grid + " --merge-only --json " + temp_path("merged.json"));
+  ASSERT_EQ(merge.exit_code, 0) << merge.output;
+  ASSERT_EQ(nwnsim(std::string("sweep ") + kSmall + "--loads 0.3,0.5 --json " + whole).exit_code, 0);
+  EXPECT_EQ(slurp(temp_path("merged.json")), slurp(whole));
+  auto bad = nwnsim(grid + " --point 2");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("--point 2 but the grid has 2 points"), std::string::npos) << bad.output;
+}
+
+TEST(SweepOutDir, EmitsASlurmJobArray) {
+  const std::string dir = temp_path("slurm");
+  std::filesystem::remove_all(dir);  // a fresh directory, whatever an earlier run left
+  auto r = nwnsim(std::string("sweep ") + kSmall + "--vary router.org=cn,fc --loads 0.1:0.5:0.2 --emit slurm --out-dir " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string script = slurp(dir + "/sweep.slurm");
+  EXPECT_NE(script.find("#SBATCH --array=0-5"), std::string::npos) << script;
+  EXPECT_NE(script.find("--point \"$SLURM_ARRAY_TASK_ID\""), std::string::npos) << script;
+  EXPECT_NE(script.find("--merge-only"), std::string::npos);
+  const auto manifest = nlohmann::json::parse(slurp(dir + "/manifest.json"));
+  EXPECT_EQ(manifest["points"].size(), 6u);
+}
+
+// nwnsim reproduce: the paper presets of configs/paper/.
+TEST(Reproduce, ListsThePresetsWithWhatThePaperReports) {
+  auto r = nwnsim("reproduce --list");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* name : {"table2", "fig05", "fig11c-ur", "fig16", "fig17b-ur", "fig18a", "fig18b"})
+    EXPECT_NE(r.output.find(name), std::string::npos) << name;
+  EXPECT_NE(r.output.find("paper: "), std::string::npos);
+}
+
+TEST(Reproduce, RunsAPresetAndWritesItsOutputs) {
+  const std::string dir = temp_path("out");
+  std::filesystem::remove_all(dir);  // a fresh directory, whatever an earlier run left
+  auto r = nwnsim("reproduce table2 --out " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("nwnsim complexity --radix 64"), std::string::npos) << r.output;
+  const auto j = nlohmann::json::parse(slurp(dir + "/table2.json"));
+  EXPECT_FALSE(j.empty());
+  EXPECT_NE(slurp(dir + "/table2.csv").find("fc"), std::string::npos);
+}
+
+TEST(Reproduce, QuickAppendsItsShorterSettings) {
+  auto r = nwnsim("reproduce fig17b-ur --quick --dry-run");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("network.topology=fclos"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--loads 0.1:0.9:0.2"), std::string::npos) << r.output;
+}
+
+TEST(Reproduce, BadPresetsAreClearErrors) {
+  auto r = nwnsim("reproduce fig99");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("no preset 'fig99' (allowed: "), std::string::npos) << r.output;
+  const std::string dir = temp_path("presets");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/mine.toml") << "title = \"x\"\ncommand = [\"complexity\"]\ncolour = \"red\"\n";
+  r = nwnsim("reproduce --list --presets " + dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("mine.toml: unknown key 'colour'"), std::string::npos) << r.output;
+  std::ofstream(dir + "/mine.toml") << "title = \"x\"\ncommand = \"complexity\"\n";
+  r = nwnsim("reproduce --list --presets " + dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("'command' must be a list of strings"), std::string::npos) << r.output;
 }
 
 }  // namespace

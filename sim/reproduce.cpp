@@ -1,0 +1,196 @@
+// nwnsim reproduce: one command per figure and table of the paper. Each
+// preset in configs/paper/NAME.toml records the nwnsim command line that
+// regenerates it (and a shorter one for --quick), the plot that draws it, and
+// what the paper reports:
+//
+//   title   = "Fig. 17: ..."
+//   paper   = "what the paper reports"
+//   command = ["sweep", "--vary", "router.org=fc,bb", ...]   # nwnsim arguments
+//   quick   = ["--loads", "0.1:0.7:0.2", ...]                 # appended with --quick
+//   outputs = ["json", "csv"]                                 # the command writes --json/--csv
+//   plot    = ["scripts/plot_sweep.py", "{json}", "{prefix}"] # optional; run from the source tree
+//
+// reproduce runs the command as a child (its table on stdout), writing
+// OUT/NAME.{json,csv}, then the plot with {json}, {csv} and {prefix}
+// (OUT/NAME) substituted.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "cli.hpp"
+#include "config.hpp"
+#include "process.hpp"
+#include "report.hpp"
+
+namespace nwn {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Preset {
+  std::string name, title, paper;
+  std::vector<std::string> command, quick, outputs, plot;
+};
+
+std::vector<std::string> strings(const toml::table& t, const std::string& file, const char* key, bool required) {
+  std::vector<std::string> out;
+  const toml::node* n = t.get(key);
+  if (!n) {
+    if (required) throw ConfigError("preset error: " + file + ": '" + key + "' is missing (a list of strings)");
+    return out;
+  }
+  const toml::array* a = n->as_array();
+  if (!a) throw ConfigError("preset error: " + file + ": '" + key + "' must be a list of strings");
+  for (auto& e : *a) {
+    auto s = e.value<std::string>();
+    if (!s) throw ConfigError("preset error: " + file + ": '" + key + "' must be a list of strings");
+    out.push_back(*s);
+  }
+  return out;
+}
+
+Preset load_preset(const fs::path& file) {
+  toml::table t;
+  try {
+    t = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(fmt::format("preset error: {}:{}: {}", file.string(), e.source().begin.line, e.description()));
+  }
+  for (auto& [k, v] : t) {
+    static const char* known[] = {"title", "paper", "command", "quick", "outputs", "plot"};
+    if (std::find_if(std::begin(known), std::end(known), [&](const char* s) { return k.str() == s; }) ==
+        std::end(known))
+      throw ConfigError("preset error: " + file.string() + ": unknown key '" + std::string(k.str()) +
+                        "' (allowed: title, paper, command, quick, outputs, plot)");
+  }
+  Preset p;
+  p.name = file.stem().string();
+  p.title = t["title"].value_or(std::string());
+  p.paper = t["paper"].value_or(std::string());
+  if (p.title.empty()) throw ConfigError("preset error: " + file.string() + ": 'title' is missing");
+  p.command = strings(t, file.string(), "command", true);
+  p.quick = strings(t, file.string(), "quick", false);
+  p.outputs = strings(t, file.string(), "outputs", false);
+  p.plot = strings(t, file.string(), "plot", false);
+  if (p.command.empty()) throw ConfigError("preset error: " + file.string() + ": 'command' is empty");
+  for (auto& o : p.outputs)
+    if (o != "json" && o != "csv")
+      throw ConfigError("preset error: " + file.string() + ": outputs entry '" + o + "' (allowed: json, csv)");
+  return p;
+}
+
+std::map<std::string, Preset> load_presets(const fs::path& dir) {
+  std::map<std::string, Preset> out;
+  if (!fs::is_directory(dir)) throw ConfigError("reproduce error: no preset directory " + dir.string());
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".toml") {
+      Preset p = load_preset(e.path());
+      out.emplace(p.name, std::move(p));
+    }
+  return out;
+}
+
+std::string substitute(std::string s, const std::map<std::string, std::string>& vars) {
+  for (auto& [k, v] : vars)
+    for (std::size_t at; (at = s.find(k)) != std::string::npos;) s.replace(at, k.size(), v);
+  return s;
+}
+
+struct ReproduceArgs {
+  std::vector<std::string> names;
+  bool list = false, quick = false, no_plot = false, dry_run = false;
+  std::string out_dir = "results/paper";
+  std::string preset_dir = std::string(NWNSIM_SOURCE_DIR) + "/configs/paper";
+  int jobs = 0;
+};
+
+int run_reproduce(const ReproduceArgs& a) {
+  const auto presets = load_presets(a.preset_dir);
+  if (a.list || a.names.empty()) {
+    for (auto& [name, p] : presets)
+      std::cout << fmt::format("{:<18} {}\n{:<18} paper: {}\n", name, p.title, "", p.paper);
+    if (!a.list) std::cout << "nwnsim reproduce NAME [--quick]: run one (or 'all')\n";
+    return 0;
+  }
+  std::vector<const Preset*> chosen;
+  for (auto& n : a.names) {
+    if (n == "all") {
+      for (auto& [name, p] : presets) chosen.push_back(&p);
+      continue;
+    }
+    auto it = presets.find(n);
+    if (it == presets.end()) {
+      std::string have;
+      for (auto& [name, p] : presets) have += (have.empty() ? "" : ", ") + name;
+      throw ConfigError("reproduce error: no preset '" + n + "' (allowed: " + have + ", all)");
+    }
+    chosen.push_back(&it->second);
+  }
+  int failed = 0;
+  for (const Preset* p : chosen) {
+    const fs::path dir = a.out_dir;
+    fs::create_directories(dir);
+    const std::string prefix = (dir / p->name).string();
+    std::map<std::string, std::string> vars = {
+        {"{json}", prefix + ".json"}, {"{csv}", prefix + ".csv"}, {"{prefix}", prefix}};
+    Job job;
+    job.quiet = false;
+    job.args = p->command;
+    if (a.quick) job.args.insert(job.args.end(), p->quick.begin(), p->quick.end());
+    if (a.jobs > 0 && (p->command[0] == "sweep" || p->command[0] == "compare"))
+      job.args.insert(job.args.end(), {"-j", std::to_string(a.jobs)});
+    for (auto& o : p->outputs) job.args.insert(job.args.end(), {"--" + o, vars["{" + o + "}"]});
+    std::string line = "nwnsim";
+    for (auto& s : job.args) line += " " + s;
+    std::cout << "== " << p->name << ": " << p->title << (a.quick ? " (quick)" : "") << "\n$ " << line << "\n"
+              << std::flush;
+    if (a.dry_run) continue;
+    std::vector<Job> jobs{job};
+    run_jobs(jobs, 1, [](std::size_t) {});
+    if (jobs[0].exit_code != 0) {
+      std::cerr << fmt::format("reproduce: {} failed (exit {})\n", p->name, jobs[0].exit_code);
+      ++failed;
+      continue;
+    }
+    if (!p->plot.empty() && !a.no_plot) {
+      // The plot runs in the source tree (scripts/...), so its paths are absolute.
+      const std::string abs = fs::absolute(prefix).string();
+      const std::map<std::string, std::string> plot_vars = {
+          {"{json}", abs + ".json"}, {"{csv}", abs + ".csv"}, {"{prefix}", abs}};
+      std::string cmd = "cd '" + std::string(NWNSIM_SOURCE_DIR) + "' && /usr/bin/python3";
+      for (auto& s : p->plot) cmd += " '" + substitute(s, plot_vars) + "'";
+      if (std::system(cmd.c_str()) != 0) {
+        std::cerr << "reproduce: the plot of " << p->name << " failed: " << cmd << "\n";
+        ++failed;
+      }
+    }
+    std::cout << "written: " << prefix << ".*\n";
+  }
+  return failed ? 1 : 0;
+}
+
+CommandRegistration reg_reproduce([](CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ReproduceArgs>();
+  auto* c = app.add_subcommand("reproduce", "regenerate a figure or table of the paper from configs/paper/NAME.toml");
+  c->add_option("names", args->names, "preset names (see --list), or 'all'");
+  c->add_flag("--list", args->list, "list the presets with what the paper reports");
+  c->add_flag("--quick", args->quick, "shorter windows and fewer points (minutes)");
+  c->add_flag("--no-plot", args->no_plot, "skip the plots");
+  c->add_flag("--dry-run", args->dry_run, "print the commands without running them");
+  c->add_option("--out", args->out_dir, "output directory")->capture_default_str();
+  c->add_option("--presets", args->preset_dir, "preset directory")->capture_default_str();
+  c->add_option("-j,--jobs", args->jobs, "parallel processes for sweeps and comparisons (default: one per core)")
+      ->check(CLI::Range(1, 1024));
+  c->callback([args, &exit_code] { exit_code = run_reproduce(*args); });
+});
+
+}  // namespace
+}  // namespace nwn
