@@ -10,6 +10,8 @@
 //   outputs = ["json", "csv"]                                 # the command writes --json/--csv
 //   plot    = ["scripts/plot_sweep.py", "{json}", "{prefix}"] # optional; run from the source tree
 //
+// {json}, {csv} and {prefix} are substituted in the command too.
+//
 // reproduce runs the command as a child (its table on stdout), writing
 // OUT/NAME.{json,csv}, then the plot with {json}, {csv} and {prefix}
 // (OUT/NAME) substituted.
@@ -143,7 +145,7 @@ int run_reproduce(const ReproduceArgs& a) {
         {"{json}", prefix + ".json"}, {"{csv}", prefix + ".csv"}, {"{prefix}", prefix}};
     Job job;
     job.quiet = false;
-    job.args = p->command;
+    for (auto& arg : p->command) job.args.push_back(substitute(arg, vars));  // e.g. --heatmap {prefix}.heat.csv
     if (a.quick) job.args.insert(job.args.end(), p->quick.begin(), p->quick.end());
     if (a.jobs > 0 && (p->command[0] == "sweep" || p->command[0] == "compare"))
       job.args.insert(job.args.end(), {"-j", std::to_string(a.jobs)});
