@@ -11,12 +11,13 @@
 #include "../models/allocator.hpp"
 #include "../models/organization.hpp"
 #include "network.hpp"
+#include "topo/graph.hpp"
 #include "traffic.hpp"
 
 namespace nwn {
 namespace {
 
-std::vector<KeySpec> build_schema() {
+std::vector<KeySpec> base_schema() {
   using V = ValueType;
   auto fixed = [](std::vector<std::string> c) { return [c] { return c; }; };
   return {
@@ -97,6 +98,19 @@ std::vector<KeySpec> build_schema() {
       {"flit.bits", V::Int, "128", 1, 65536, nullptr, "bits",
        "flit size; a flit occupies a channel for ceil(flit.bits / channel.width_bits) cycles"},
   };
+}
+
+// The base keys, then the parameters of every graph topology
+// (network.<topology>.<param>), each declared in its generator's file.
+std::vector<KeySpec> build_schema() {
+  std::vector<KeySpec> keys = base_schema();
+  for (auto& [name, t] : topo::graph_topology_registry())
+    for (const KeySpec& k : t.keys) {
+      if (k.key.rfind("network." + name + ".", 0) != 0)
+        throw std::logic_error("graph topology " + name + ": key " + k.key + " must start with network." + name + ".");
+      keys.push_back(k);
+    }
+  return keys;
 }
 
 std::string type_name(ValueType t) {

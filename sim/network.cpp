@@ -1,8 +1,11 @@
 #include "network.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
+
+#include "topo/graph.hpp"
 
 namespace nwn {
 
@@ -238,22 +241,33 @@ std::map<std::string, TopologyFactory>& topology_registry() {
   return registry;
 }
 
+TopologyFactory& graph_network_factory() {
+  static TopologyFactory factory;
+  return factory;
+}
+
 std::vector<std::string> topology_names() {
   std::vector<std::string> names;
   for (auto& [n, f] : topology_registry()) names.push_back(n);
+  for (auto& [n, t] : topo::graph_topology_registry())
+    if (!topology_registry().count(n)) names.push_back(n);
+  std::sort(names.begin(), names.end());
   return names;
 }
 
 std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
   const std::string& name = cfg.get_string("network.topology");
   auto it = topology_registry().find(name);
-  if (it == topology_registry().end()) throw ConfigError("config error: network.topology = '" + name + "' is unknown");
+  TopologyFactory factory;
+  if (it != topology_registry().end()) factory = it->second;
+  else if (topo::find_graph_topology(name) && graph_network_factory()) factory = graph_network_factory();
+  else throw ConfigError("config error: network.topology = '" + name + "' cannot be simulated");
   const std::string& org = cfg.get_string("router.org");
   if (org.rfind("bb", 0) == 0 && (name != "fclos" || cfg.get_string("network.port_assignment") != "tied"))
     throw ConfigError("config error: router.org = '" + org +
                       "' (bilateral butterfly) needs network.topology = fclos with network.port_assignment = tied: "
                       "its up ports hang on the top subswitches, and it cannot route up -> up");
-  auto net = it->second(cfg, clock);
+  auto net = factory(cfg, clock);
   const std::int64_t rtl_router = cfg.get_int("router.rtl_router");
   if (rtl_router >= std::int64_t(net->routers().size()))
     throw ConfigError("config error: router.rtl_router = " + std::to_string(rtl_router) + " but the network has " +

@@ -68,7 +68,11 @@ class Network {
 
 using TopologyFactory = std::function<std::unique_ptr<Network>(const Config&, const Clock&)>;
 std::map<std::string, TopologyFactory>& topology_registry();
+// Every value network.topology accepts: the registered networks and the
+// graph topologies of sim/topo/ (built by graph_network_factory()).
 std::vector<std::string> topology_names();
+// Builds the network of any graph topology (set by sim/topology_graph.cpp).
+TopologyFactory& graph_network_factory();
 struct TopologyRegistration {
   TopologyRegistration(const std::string& name, TopologyFactory f) { topology_registry()[name] = std::move(f); }
 };

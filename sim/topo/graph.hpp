@@ -1,0 +1,78 @@
+// A router-level topology graph: routers, the channels between them and the
+// terminals hanging from each router. Generators (one file each under
+// sim/topo/) build one from their config keys; `nwnsim topo analyze`
+// measures it; the graph network (sim/topology_graph.cpp) simulates it with
+// a router of the configured organization at every vertex.
+//
+// Ports: router r has terminals[r] terminal ports (logical ports
+// 0 .. terminals[r]-1) followed by its network ports, in the order of
+// links[r]. Parallel channels appear once per channel. The graph is
+// undirected: finalize() pairs every network port with the port on the far
+// router that leads back, and rejects a graph where that is impossible.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../config.hpp"
+
+namespace nwn::topo {
+
+struct Graph {
+  std::string name;                     // e.g. "slimfly q=5 p=4"
+  std::vector<int> terminals;           // per router
+  std::vector<std::vector<int>> links;  // per router: far router of each network port
+  // Optional labels for routing and reports (empty when the topology has
+  // none): e.g. the Dragonfly group, the fat-tree level, the layer.
+  std::vector<int> group;
+  // Set by finalize(): far port of each network port (index into links[far]).
+  std::vector<std::vector<int>> peer_port;
+
+  int routers() const { return int(links.size()); }
+  int endpoints() const;
+  int network_ports(int r) const { return int(links[r].size()); }
+  // Ports of router r (terminals + network ports), and the largest over routers.
+  int radix(int r) const { return terminals[r] + network_ports(r); }
+  int max_radix() const;
+  std::int64_t channels() const;  // bidirectional router-to-router channels
+  // Router and terminal port of endpoint e (endpoints are numbered router by router).
+  int router_of_endpoint(int e) const { return endpoint_router_[e]; }
+  int first_endpoint(int r) const { return first_endpoint_[r]; }
+
+  // Pairs ports, checks sizes and symmetry; throws std::logic_error naming
+  // the first router whose links cannot be paired.
+  void finalize();
+
+ private:
+  std::vector<int> endpoint_router_, first_endpoint_;
+};
+
+// All-pairs hop distances between routers by BFS: routers^2 bytes (a
+// 20,000-router graph takes 400 MB; callers check the size first).
+std::vector<std::uint8_t> distances(const Graph& g);
+
+using GraphFactory = std::function<Graph(const Config&)>;
+
+struct GraphTopology {
+  std::string name;  // network.topology value
+  std::string doc;   // one line: what it is and its parameters
+  std::vector<KeySpec> keys;  // its parameters, named network.<name>.<param>
+  GraphFactory build;         // throws ConfigError for parameters it cannot build
+};
+
+// Name -> topology. A generator registers itself at the bottom of its own
+// file with GraphTopologyRegistration; its keys join the config schema.
+std::map<std::string, GraphTopology>& graph_topology_registry();
+const GraphTopology* find_graph_topology(const std::string& name);
+Graph build_graph(const Config& cfg);  // from network.topology
+
+struct GraphTopologyRegistration {
+  explicit GraphTopologyRegistration(GraphTopology t) {
+    std::string name = t.name;
+    graph_topology_registry()[name] = std::move(t);
+  }
+};
+
+}  // namespace nwn::topo
