@@ -6,8 +6,11 @@
 // keeps an unbounded source queue (open-loop measurement), cuts packets into
 // flits, injects them with credit flow control, reassembles arriving flits
 // and delivers each packet to its Terminal's target socket when the tail
-// arrives. All terminals and interfaces are stepped by one SystemC method,
-// which sleeps while nothing is queued or arriving.
+// arrives. All terminals and interfaces are one component of the kernel
+// (models/kernel.hpp). In a cycle it visits only the nodes with something to
+// do: packets due (a heap of creation cycles), flits or credits pending on
+// their links (marked when the links are published), or a source queue to
+// inject from (the active list).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -20,6 +23,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "clock.hpp"
+#include "kernel.hpp"
 #include "link.hpp"
 
 namespace nwn {
@@ -87,9 +91,8 @@ class Terminal : public sc_core::sc_module {
   PacketObserver* observer_;
 };
 
-class Endpoints : public sc_core::sc_module, public Wakeable {
+class Endpoints : public sc_core::sc_module, public Clocked {
  public:
-  SC_HAS_PROCESS(Endpoints);
   Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
             PacketObserver* observer, const Clock& clock);
   ~Endpoints() override;
@@ -101,7 +104,15 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   // Packets created in [begin, end) are marked for measurement.
   void set_measure_window(Cycle begin, Cycle end) { measure_begin_ = begin; measure_end_ = end; }
 
-  void wake_at(Cycle cycle) override;
+  // Kernel interface.
+  bool active(Cycle now) const override {
+    return !active_.empty() || pending_ > 0 || (!creations_.empty() && creations_.front().at <= now);
+  }
+  void tick(Cycle now) override;
+  Cycle next_wake() const override { return creations_.empty() ? kNever : creations_.front().at; }
+  int weight() const override { return nodes() / 2 + 1; }
+  void flits_pending(int node) override;
+  void credits_pending(int node) override;
 
   std::uint64_t created_flits() const { return created_flits_; }
   std::uint64_t ejected_flits() const { return ejected_flits_; }
@@ -113,12 +124,22 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   std::uint64_t window_ejected_packets() const { return window_ejected_packets_; }
 
  private:
-  void tick();
-  void create_packets(int node, Cycle now);
+  void create_packet(int node, Cycle now);
+  void activate(int node);
+
+  struct Creation {
+    Cycle at;
+    int node;
+    bool operator>(const Creation& o) const { return at != o.at ? at > o.at : node > o.node; }
+  };
 
   std::vector<std::unique_ptr<Terminal>> terminals_;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
-  std::vector<Cycle> next_creation_;
+  std::vector<Creation> creations_;  // min-heap on (cycle, node): the next packet of every node
+  std::vector<std::uint64_t> pending_flits_, pending_credits_;  // per node: eject flits, inject credits
+  int pending_ = 0;
+  std::vector<int> active_;              // nodes whose source queue holds packets
+  std::vector<std::uint8_t> is_active_;
   Workload* workload_;
   PacketObserver* observer_;
   Clock clock_;
@@ -127,9 +148,6 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   std::uint64_t next_packet_id_ = 0;
   std::uint64_t created_flits_ = 0, ejected_flits_ = 0, window_created_flits_ = 0, window_ejected_packets_ = 0;
   Cycle measure_begin_ = kNever, measure_end_ = kNever;
-  sc_core::sc_event wake_;
-  bool sleeping_ = false;
-  Cycle last_cycle_ = kNever;
   friend class NetworkInterface;
 };
 

@@ -112,6 +112,9 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   const Cycle window = Cycle(cfg.get_int("sim.measure_cycles"));
   const Cycle drain_cap = Cycle(cfg.get_int("sim.drain_cap_cycles"));
   e.set_measure_window(warmup, warmup + window);
+  // Threads only change speed. The Verilated allocators run on one thread.
+  if (net->threads() == 0)
+    net->start(cfg.get_string("router.allocator_impl") == "rtl" ? 1 : int(cfg.get_int("sim.threads")));
 
   const auto t0 = std::chrono::steady_clock::now();
   Runner runner(cfg, *net, clock);
