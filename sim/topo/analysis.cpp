@@ -116,12 +116,12 @@ std::vector<std::vector<std::pair<int, int>>> weighted_adjacency(const Graph& g)
   return adj;
 }
 
-Bisection exact_bisection(const Graph& g) {
+Bisection exact_bisection(const Graph& g, bool balance_routers) {
   const int n = g.routers();
   const auto adj = weighted_adjacency(g);
   int balanced_total = 0;
   for (int r = 0; r < n; ++r) balanced_total += g.terminals[r] > 0;
-  const bool by_terminals = balanced_total > 0;
+  const bool by_terminals = balanced_total > 0 && !balance_routers;
   if (!by_terminals) balanced_total = n;
   auto counts = [&](int r) { return by_terminals ? g.terminals[r] > 0 : true; };
   const int lo = balanced_total / 2, hi = (balanced_total + 1) / 2;
@@ -148,9 +148,9 @@ Bisection exact_bisection(const Graph& g) {
 // Fiduccia-Mattheyses passes from one start; returns the cut.
 class Fm {
  public:
-  Fm(const Graph& g) : g_(g), adj_(weighted_adjacency(g)), n_(g.routers()) {
+  Fm(const Graph& g, bool balance_routers) : g_(g), adj_(weighted_adjacency(g)), n_(g.routers()) {
     for (int r = 0; r < n_; ++r) total_ += g.terminals[r] > 0;
-    by_terminals_ = total_ > 0;
+    by_terminals_ = total_ > 0 && !balance_routers;
     if (!by_terminals_) total_ = n_;
   }
   bool counts(int r) const { return by_terminals_ ? g_.terminals[r] > 0 : true; }
@@ -164,7 +164,7 @@ class Fm {
     cut /= 2;
     for (int pass = 0; pass < 20; ++pass) {
       const std::int64_t improved = pass_once(side, cut);
-      if (improved >= cut) break;
+      if (improved < 0 || improved >= cut) break;
       cut = improved;
     }
     return cut;
@@ -242,8 +242,8 @@ class Fm {
 Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
   const int n = g.routers();
   if (n < 2) return {0, true, "exact (one router)"};
-  if (n <= opt.exact_bisection_routers) return exact_bisection(g);
-  Fm fm(g);
+  if (n <= opt.exact_bisection_routers) return exact_bisection(g, opt.balance_routers);
+  Fm fm(g, opt.balance_routers);
   // Starts: the split in router-id order, then random balanced splits; on
   // large graphs fewer starts (about 4 million channel visits in all).
   const double work = double(n) + 2.0 * double(g.channels());

@@ -13,7 +13,8 @@
 //
 // Bisection: the fewest channels cut by a partition of the routers whose
 // sides hold floor and ceil of half the routers with endpoints (routers
-// without endpoints, e.g. switches, go to either side). Exact for at most
+// without endpoints, e.g. switches, go to either side; with balance_routers,
+// halves of all routers, as a partitioner balancing vertices does). Exact for at most
 // exact_bisection_routers routers (all 2^(n-1) partitions, Gray-code order);
 // above, an upper bound: the best of multi-start Fiduccia-Mattheyses
 // refinement from a split in router-id order and from random balanced
@@ -32,6 +33,7 @@ struct AnalysisOptions {
   int max_sources = 2000;            // BFS sources before sampling
   int exact_bisection_routers = 24;  // exhaustive bisection up to this size
   int bisection_starts = 8;          // FM starts (fewer on large graphs, see bisection())
+  bool balance_routers = false;      // balance all routers instead of those with endpoints
   std::uint64_t seed = 1;
 };
 

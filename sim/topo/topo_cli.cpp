@@ -39,6 +39,7 @@ struct AnalyzeArgs {
   int max_sources = 2000;
   int exact_bisection = 24;
   int starts = 8;
+  bool balance_routers = false;
   std::string csv_path, json_path;
 };
 
@@ -60,6 +61,7 @@ Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeAr
   opt.max_sources = a.max_sources;
   opt.exact_bisection_routers = a.exact_bisection;
   opt.bisection_starts = a.starts;
+  opt.balance_routers = a.balance_routers;
   opt.seed = std::uint64_t(cfg.get_int("sim.seed"));
   topo::Analysis an = topo::analyze(g, opt);
   const topo::GraphTopology* t = topo::find_graph_topology(cfg.get_string("network.topology"));
@@ -132,7 +134,7 @@ int run_analyze(const AnalyzeArgs& a) {
   } else {
     for (auto& c : a.cases) {
       Config cfg = base;
-      for (auto& s : split(c, ';')) cfg.set(s.substr(0, s.find('=')), s.find('=') == std::string::npos ? "" : s.substr(s.find('=') + 1), "--case " + c);
+      for (auto& s : split(c, ';')) cfg.set_override(s);
       cols.push_back(analyze_case(cfg, c, a));
     }
   }
@@ -355,6 +357,8 @@ CommandRegistration reg_topo([](CLI::App& app, int& exit_code) {
   c->add_option("--bisection-starts", an->starts, "Fiduccia-Mattheyses starts above that size")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  c->add_flag("--balance-routers", an->balance_routers,
+              "bisection halves of all routers (default: halves of the routers with endpoints, switches free)");
   c->add_option("--csv", an->csv_path, "write one row per case as CSV");
   c->add_option("--json", an->json_path, "write the figures as JSON");
   c->callback([an, &exit_code] { exit_code = run_analyze(*an); });
