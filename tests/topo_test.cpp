@@ -136,6 +136,26 @@ TEST(TopoDragonfly, BalancedMaximalDragonfly) {
   for (auto& [pair, n] : global) EXPECT_EQ(n, 1) << pair.first << "-" << pair.second;
 }
 
+TEST(TopoDragonfly, PalmTreeArrangement) {
+  for (const char* groups : {"0", "5"}) {
+    SCOPED_TRACE(groups);
+    const Graph g = build({"network.topology=dragonfly", "network.dragonfly.p=2", "network.dragonfly.arrangement=palmtree",
+                           std::string("network.dragonfly.g=") + groups});
+    const int ng = g.routers() / 4, others = ng - 1;
+    std::map<std::pair<int, int>, int> global;
+    for (int r = 0; r < g.routers(); ++r)
+      for (int j = 0; j < 2; ++j) {
+        const int G = r / 4, l = (r % 4) * 2 + j;
+        if (l >= 8 / others * others) continue;
+        const int far = g.links[r][3 + j];
+        EXPECT_EQ(g.group[far], (G + l % others + 1) % ng) << "router " << r << " port " << l;
+        ++global[{G, g.group[far]}];
+      }
+    for (auto& [pair, n] : global) EXPECT_EQ(n, 8 / others);
+    EXPECT_EQ(int(global.size()), ng * others);
+  }
+}
+
 TEST(TopoDragonfly, FewerGroupsGetParallelGlobalChannels) {
   const Graph g = build({"network.topology=dragonfly", "network.dragonfly.p=2", "network.dragonfly.g=5"});
   ASSERT_EQ(g.routers(), 20);
