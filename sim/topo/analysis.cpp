@@ -288,9 +288,10 @@ Analysis analyze(const Graph& g, const AnalysisOptions& opt) {
     ports += g.radix(r);
   }
   distances_and_paths(g, opt, a);
-  a.bisection = bisection(g, opt);
+  if (opt.bisection) a.bisection = bisection(g, opt);
+  else a.bisection = {-1, false, "skipped"};
   if (a.endpoints > 0) {
-    a.bisection_beta = double(a.bisection.cut) / (a.endpoints / 2.0);
+    a.bisection_beta = opt.bisection ? double(a.bisection.cut) / (a.endpoints / 2.0) : -1;
     a.ports_per_endpoint = double(ports) / a.endpoints;
     a.links_per_endpoint = double(a.endpoints + a.channels) / a.endpoints;
     a.power_per_endpoint_w = double(ports) * 4 * 0.7 / a.endpoints;

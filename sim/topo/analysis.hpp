@@ -34,6 +34,7 @@ struct AnalysisOptions {
   int exact_bisection_routers = 24;  // exhaustive bisection up to this size
   int bisection_starts = 8;          // FM starts (fewer on large graphs, see bisection())
   bool balance_routers = false;      // balance all routers instead of those with endpoints
+  bool bisection = true;             // false: skip it (cut and beta -1, method "skipped")
   std::uint64_t seed = 1;
 };
 

@@ -40,6 +40,7 @@ struct AnalyzeArgs {
   int exact_bisection = 24;
   int starts = 8;
   bool balance_routers = false;
+  bool no_bisection = false;
   std::string csv_path, json_path;
 };
 
@@ -62,6 +63,7 @@ Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeAr
   opt.exact_bisection_routers = a.exact_bisection;
   opt.bisection_starts = a.starts;
   opt.balance_routers = a.balance_routers;
+  opt.bisection = !a.no_bisection;
   opt.seed = std::uint64_t(cfg.get_int("sim.seed"));
   topo::Analysis an = topo::analyze(g, opt);
   const topo::GraphTopology* t = topo::find_graph_topology(cfg.get_string("network.topology"));
@@ -87,8 +89,9 @@ Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeAr
   add("minimal paths max", low + num(an.paths_max));
   add("distances", an.sampled ? fmt::format("sampled: BFS from {} of {} routers", an.sources, an.routers)
                               : fmt::format("exact: BFS from all {} routers", an.routers));
-  add("bisection channels", (an.bisection.exact ? "" : "<=") + num(double(an.bisection.cut)));
-  add("bisection beta (cut / (N/2))", (an.bisection.exact ? "" : "<=") + num(an.bisection_beta));
+  const std::string bound = an.bisection.exact ? "" : "<=";
+  add("bisection channels", an.bisection.cut < 0 ? "-" : bound + num(double(an.bisection.cut)));
+  add("bisection beta (cut / (N/2))", an.bisection.cut < 0 ? "-" : bound + num(an.bisection_beta));
   add("bisection method", an.bisection.method);
   add("ports / endpoint", num(an.ports_per_endpoint));
   add("links / endpoint", num(an.links_per_endpoint));
@@ -357,6 +360,7 @@ CommandRegistration reg_topo([](CLI::App& app, int& exit_code) {
   c->add_option("--bisection-starts", an->starts, "Fiduccia-Mattheyses starts above that size")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  c->add_flag("--no-bisection", an->no_bisection, "skip the bisection (reported as -1 in CSV and JSON)");
   c->add_flag("--balance-routers", an->balance_routers,
               "bisection halves of all routers (default: halves of the routers with endpoints, switches free)");
   c->add_option("--csv", an->csv_path, "write one row per case as CSV");
