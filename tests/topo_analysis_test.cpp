@@ -77,6 +77,33 @@ TEST(TopoAnalysis, FiducciaMattheysesFindsTheExactCutsOfSmallGraphs) {
   }
 }
 
+// The partition a bisection reports: balanced, and cutting `cut` channels.
+void expect_valid_partition(const Graph& g, const Bisection& b) {
+  ASSERT_EQ(int(b.side.size()), g.routers());
+  int with_endpoints = 0, on_one = 0;
+  std::int64_t cut = 0;
+  for (int r = 0; r < g.routers(); ++r) {
+    with_endpoints += g.terminals[r] > 0;
+    on_one += g.terminals[r] > 0 && b.side[r];
+    for (int v : g.links[r]) cut += b.side[r] != b.side[v];
+  }
+  EXPECT_EQ(cut / 2, b.cut);
+  EXPECT_TRUE(on_one == with_endpoints / 2 || on_one == (with_endpoints + 1) / 2) << on_one << " of " << with_endpoints;
+}
+
+TEST(TopoAnalysis, BisectionsReportBalancedPartitionsOfTheirCut) {
+  AnalysisOptions exact, heuristic;
+  heuristic.exact_bisection_routers = 0;
+  for (const Graph& g : {hypercube(4), build({"network.topology=slimfly", "network.slimfly.q=7"}),
+                         build({"network.topology=oft", "network.oft.k=6"}),
+                         build({"network.topology=mlfm", "network.mlfm.h=5"}),
+                         build({"network.topology=fattree", "network.fattree.radix=4", "network.fattree.levels=3"})}) {
+    SCOPED_TRACE(g.name);
+    expect_valid_partition(g, bisection(g, heuristic));
+    if (g.routers() <= exact.exact_bisection_routers) expect_valid_partition(g, bisection(g, exact));
+  }
+}
+
 TEST(TopoAnalysis, IndirectNetworksBalanceOnlyRoutersWithEndpoints) {
   // A 4-ary 2-tree of radix-4 routers... here k = 4, n = 2: 2 leaves of 2 terminals under 2 tops.
   const Graph g = build({"network.topology=fattree", "network.fattree.radix=4", "network.fattree.levels=2"});

@@ -127,6 +127,7 @@ Bisection exact_bisection(const Graph& g, bool balance_routers) {
   const int lo = balanced_total / 2, hi = (balanced_total + 1) / 2;
   std::vector<char> side(n, 0);
   std::int64_t cut = 0, best = -1;
+  std::uint64_t best_code = 0;  // Gray code of the best partition: bit v-1 = side of vertex v
   int on_one = 0;
   for (std::uint64_t i = 1; i < (std::uint64_t(1) << (n - 1)); ++i) {
     int v = 1;
@@ -136,10 +137,15 @@ Bisection exact_bisection(const Graph& g, bool balance_routers) {
     cut += same - other;
     side[v] ^= 1;
     if (counts(v)) on_one += side[v] ? 1 : -1;
-    if ((on_one == lo || on_one == hi) && (best < 0 || cut < best)) best = cut;
+    if ((on_one == lo || on_one == hi) && (best < 0 || cut < best)) {
+      best = cut;
+      best_code = i ^ (i >> 1);
+    }
   }
   Bisection b;
   b.cut = std::max<std::int64_t>(best, 0);
+  b.side.assign(n, 0);
+  for (int v = 1; v < n; ++v) b.side[v] = char(best_code >> (v - 1) & 1);
   b.exact = true;
   b.method = fmt::format("exact (all {} partitions)", std::uint64_t(1) << (n - 1));
   return b;
@@ -241,7 +247,13 @@ class Fm {
 
 Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
   const int n = g.routers();
-  if (n < 2) return {0, true, "exact (one router)"};
+  if (n < 2) {
+    Bisection b;
+    b.exact = true;
+    b.method = "exact (one router)";
+    b.side.assign(n, 0);
+    return b;
+  }
   if (n <= opt.exact_bisection_routers) return exact_bisection(g, opt.balance_routers);
   Fm fm(g, opt.balance_routers);
   // Starts: the split in router-id order, then random balanced splits; on
@@ -250,6 +262,7 @@ Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
   const int starts = std::max(1, std::min(opt.bisection_starts, int(4e6 / work)));
   Rng rng(opt.seed, 0x62697365ULL);
   std::int64_t best = -1;
+  std::vector<char> best_side;
   std::vector<int> counted, free_routers;
   for (int r = 0; r < n; ++r) (fm.counts(r) ? counted : free_routers).push_back(r);
   for (int s = 0; s < starts; ++s) {
@@ -264,10 +277,14 @@ Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
       for (int r : free_routers) side[r] = char(rng.below(2));
     }
     const std::int64_t cut = fm.refine(side);
-    if (cut >= 0 && (best < 0 || cut < best)) best = cut;
+    if (cut >= 0 && (best < 0 || cut < best)) {
+      best = cut;
+      best_side = side;
+    }
   }
   Bisection b;
   b.cut = best;
+  b.side = best_side;
   b.method = fmt::format("upper bound: Fiduccia-Mattheyses, {} start{} (seed {})", starts, starts == 1 ? "" : "s",
                          opt.seed);
   return b;
@@ -288,8 +305,12 @@ Analysis analyze(const Graph& g, const AnalysisOptions& opt) {
     ports += g.radix(r);
   }
   distances_and_paths(g, opt, a);
-  if (opt.bisection) a.bisection = bisection(g, opt);
-  else a.bisection = {-1, false, "skipped"};
+  if (opt.bisection) {
+    a.bisection = bisection(g, opt);
+  } else {
+    a.bisection.cut = -1;
+    a.bisection.method = "skipped";
+  }
   if (a.endpoints > 0) {
     a.bisection_beta = opt.bisection ? double(a.bisection.cut) / (a.endpoints / 2.0) : -1;
     a.ports_per_endpoint = double(ports) / a.endpoints;

@@ -42,6 +42,7 @@ struct Bisection {
   std::int64_t cut = 0;
   bool exact = false;
   std::string method;
+  std::vector<char> side;  // the partition found: side of each router (0 or 1)
 };
 
 struct Analysis {
