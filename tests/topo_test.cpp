@@ -53,6 +53,28 @@ std::string error_of(std::initializer_list<std::string> sets) {
   return "(no error)";
 }
 
+TEST(TopoGraph, FinalizePairsParallelChannelsInOrderAndRejectsOneWayChannels) {
+  Graph g;
+  g.name = "three";
+  g.terminals = {1, 0, 1};
+  g.links = {{1, 2, 1}, {0, 2, 0}, {1, 0}};
+  g.finalize();
+  EXPECT_EQ(g.peer_port[0], (std::vector<int>{0, 1, 2}));  // 0's first channel to 1 meets 1's first to 0
+  EXPECT_EQ(g.peer_port[1], (std::vector<int>{0, 0, 2}));
+  EXPECT_EQ(g.peer_port[2], (std::vector<int>{1, 1}));
+  EXPECT_EQ(g.channels(), 4);
+  EXPECT_EQ(g.router_of_endpoint(1), 2);
+  Graph bad = g;
+  bad.links[1] = {0, 2};  // 0 has two channels to 1, 1 one back
+  try {
+    bad.finalize();
+    ADD_FAILURE() << "accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("router 0 has 2 channel(s) to router 1 but 1 back"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(TopoGalois, FieldAxiomsAndPrimitiveElement) {
   for (int q : {2, 3, 4, 5, 7, 8, 9, 16, 25, 27, 32, 49, 64, 81, 121, 125}) {
     SCOPED_TRACE(q);
