@@ -53,11 +53,16 @@ void distances_and_paths(const Graph& g, const AnalysisOptions& opt, Analysis& a
   for (int r = 0; r < n; ++r)
     if (g.terminals[r] > 0) with_terminals.push_back(r);
   Rng rng(opt.seed, 0x746f706fULL);
-  a.sampled = n > opt.max_sources;
+  // BFS sources: all routers, or at most max_sources and about 2e9 router
+  // and port visits in all.
+  double work = n;
+  for (auto& l : g.links) work += double(l.size());
+  const int budget = int(std::max(100.0, std::min(double(opt.max_sources), 2e9 / work)));
+  a.sampled = n > budget;
   std::vector<int> router_sources = all, endpoint_sources = with_terminals;
   if (a.sampled) {
-    router_sources = sample(all, opt.max_sources / 2, rng);
-    endpoint_sources = sample(with_terminals, opt.max_sources / 2, rng);
+    router_sources = sample(all, budget / 2, rng);
+    endpoint_sources = sample(with_terminals, budget / 2, rng);
   }
   std::vector<char> is_router_source(n, 0), is_endpoint_source(n, 0);
   for (int s : router_sources) is_router_source[s] = 1;

@@ -5,11 +5,11 @@
 // Distances are router-to-router hops (channels crossed). "Endpoint"
 // figures are over ordered pairs of distinct endpoints (two endpoints of one
 // router are 0 hops apart); path diversity is over ordered pairs of distinct
-// routers that have endpoints. Graphs of more than max_sources routers are
-// sampled: BFS from max_sources/2 routers drawn uniformly (router figures)
-// and max_sources/2 routers with endpoints (endpoint figures, path
-// diversity), so averages are estimates and diameters lower bounds
-// (`sampled` says so).
+// routers that have endpoints. Graphs of more than B = min(max_sources,
+// 2e9 / (routers + network ports), at least 100) routers are sampled: BFS
+// from B/2 routers drawn uniformly (router figures) and B/2 routers with
+// endpoints (endpoint figures, path diversity), so averages are estimates
+// and diameters lower bounds (`sampled` says so).
 //
 // Bisection: the fewest channels cut by a partition of the routers whose
 // sides hold floor and ceil of half the routers with endpoints (routers
