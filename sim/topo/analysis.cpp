@@ -57,7 +57,7 @@ void distances_and_paths(const Graph& g, const AnalysisOptions& opt, Analysis& a
   // and port visits in all.
   double work = n;
   for (auto& l : g.links) work += double(l.size());
-  const int budget = int(std::max(100.0, std::min(double(opt.max_sources), 2e9 / work)));
+  const int budget = int(std::min(double(opt.max_sources), std::max(100.0, 2e9 / work)));
   a.sampled = n > budget;
   std::vector<int> router_sources = all, endpoint_sources = with_terminals;
   if (a.sampled) {

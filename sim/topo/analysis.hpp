@@ -6,7 +6,7 @@
 // figures are over ordered pairs of distinct endpoints (two endpoints of one
 // router are 0 hops apart); path diversity is over ordered pairs of distinct
 // routers that have endpoints. Graphs of more than B = min(max_sources,
-// 2e9 / (routers + network ports), at least 100) routers are sampled: BFS
+// max(100, 2e9 / (routers + network ports))) routers are sampled: BFS
 // from B/2 routers drawn uniformly (router figures) and B/2 routers with
 // endpoints (endpoint figures, path diversity), so averages are estimates
 // and diameters lower bounds (`sampled` says so).
