@@ -207,6 +207,46 @@ TEST(TopoNest, RoutedDistancesMatchRoutingEveryPair) {
       }
 }
 
+TEST(TopoNest, UpperNetworksFollowTheUplinkNumbering) {
+  // NestGHC: the switch of dimension i reached from uplink id x leads back, at its port c_i(x), to x.
+  Config cfg;
+  for (auto s : {"network.topology=nestghc", "network.nestghc.t=2", "network.nestghc.u=2", "network.nestghc.nodes=256",
+                 "network.nestghc.sizes=4,2,16"})
+    cfg.set_override(s);
+  const Graph g = build_graph(cfg);
+  const NestShape s = nest_shape(cfg, "nestghc");
+  const int sizes[3] = {4, 2, 16};
+  ASSERT_EQ(s.uplinks(), 128);
+  EXPECT_EQ(g.routers(), 256 + 128 / 4 + 128 / 2 + 128 / 16);
+  for (std::int64_t x = 0; x < s.uplinks(); ++x) {
+    const int q = s.uplink_router(x);
+    ASSERT_EQ(g.network_ports(q), 6 + 3);
+    std::int64_t rest = x;
+    for (int i = 0; i < 3; ++i) {
+      const int sw = g.links[q][6 + i];
+      EXPECT_EQ(g.network_ports(sw), sizes[i]);
+      EXPECT_EQ(g.links[sw][rest % sizes[i]], q) << "uplink " << x << " dimension " << i;
+      rest /= sizes[i];
+    }
+  }
+  // NestTree: leaf b's down port c holds uplink b * (r/2) + c; stage sizes prod up below x prod down above.
+  Config tc;
+  for (auto s : {"network.topology=nesttree", "network.nesttree.t=2", "network.nesttree.u=1", "network.nesttree.nodes=512",
+                 "network.nesttree.switch_radix=8", "network.nesttree.levels=3"})
+    tc.set_override(s);
+  const Graph t = build_graph(tc);
+  const NestShape ts = nest_shape(tc, "nesttree");
+  // 512 uplinks: stages (4 down, 4 up), (4, 4), (32 down): 128 leaves, 4 * 32 = 128 middle, 16 top.
+  ASSERT_EQ(t.routers(), 512 + 128 + 128 + 16);
+  for (std::int64_t x = 0; x < 512; ++x) {
+    const int q = ts.uplink_router(x), leaf = 512 + int(x / 4);
+    EXPECT_EQ(t.links[q][6], leaf);
+    EXPECT_EQ(t.links[leaf][x % 4], q);
+  }
+  for (int r = 512; r < t.routers(); ++r) EXPECT_EQ(t.radix(r), r < 512 + 256 ? 8 : 32) << r;
+  EXPECT_EQ(t.endpoints(), 512);
+}
+
 TEST(TopoNest, SubtoriAndUplinks) {
   const Graph g = build({"network.topology=nestghc", "network.nestghc.t=4", "network.nestghc.u=4",
                          "network.nestghc.nodes=1024", "network.nestghc.sizes=4,8,8"});
