@@ -105,6 +105,23 @@ TEST(TopoPaperDiameterTwo, SlimFlyPathDiversityQ23) {
   EXPECT_EQ(a.diameter, 2);
 }
 
+TEST(TopoPaperDiameterTwo, SlimFlyApproachesTheMooreBound) {
+  // §2.1.2: MMS graphs reach about 88 % of the Moore bound (asymptotically 8/9). q = 5 is the
+  // Hoffman-Singleton graph, a Moore graph (50 routers of degree 7).
+  AnalysisOptions opt;
+  opt.bisection = false;
+  EXPECT_DOUBLE_EQ(analyze(build({"network.topology=slimfly", "network.slimfly.q=5"}), opt).moore_bound_fraction, 1.0);
+  double previous = 1;
+  for (int q : {13, 29, 61}) {  // delta = +1: 2q^2 / (((3q - 1)/2)^2 + 1), falling toward 8/9
+    const double f = analyze(build({"network.topology=slimfly", "network.slimfly.q=" + std::to_string(q)}), opt)
+                         .moore_bound_fraction;
+    EXPECT_LT(f, previous) << q;
+    EXPECT_GT(f, 8.0 / 9.0) << q;
+    previous = f;
+  }
+  EXPECT_LT(previous, 0.9);
+}
+
 TEST(TopoPaperDiameterTwo, SlimFlyCostPerEndpointQ13) {
   // §2.1.2: q = 13, p = 10: 2.9 ports and 1.95 links per endpoint; p = 9: 3.11 and 2.05.
   AnalysisOptions opt;

@@ -310,6 +310,13 @@ Analysis analyze(const Graph& g, const AnalysisOptions& opt) {
     ports += g.radix(r);
   }
   distances_and_paths(g, opt, a);
+  if (a.terminal_routers == a.routers && a.diameter > 0) {
+    int k = 0;
+    for (int r = 0; r < a.routers; ++r) k = std::max(k, g.network_ports(r));
+    double moore = 1, term = k;
+    for (int i = 0; i < a.diameter; ++i, term *= k - 1) moore += term;
+    a.moore_bound_fraction = a.routers / moore;
+  }
   if (opt.bisection) {
     a.bisection = bisection(g, opt);
   } else {

@@ -63,6 +63,10 @@ struct Analysis {
   // links Nl/N (endpoint links included); power by the Slim Fly model,
   // 4 SerDes lanes x 0.7 W per router port.
   double ports_per_endpoint = 0, links_per_endpoint = 0, power_per_endpoint_w = 0;
+  // Direct networks (every router has endpoints): routers over the Moore
+  // bound 1 + k sum_{i<D} (k-1)^i for network degree k = the largest number
+  // of network ports and diameter D (Slim Fly: about 8/9); 0 otherwise.
+  double moore_bound_fraction = 0;
   std::vector<TopologyFigure> figures;  // the topology's own (GraphTopology::figures)
 };
 

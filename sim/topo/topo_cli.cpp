@@ -96,6 +96,7 @@ Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeAr
   add("ports / endpoint", num(an.ports_per_endpoint));
   add("links / endpoint", num(an.links_per_endpoint));
   add("power / endpoint [W]", num(an.power_per_endpoint_w));
+  if (an.moore_bound_fraction > 0) add("routers / Moore bound", (an.sampled ? "<=" : "") + num(an.moore_bound_fraction));
   for (auto& f : an.figures) add(f.name, num(f.value, 4));
 
   json& j = c.j;
@@ -123,6 +124,7 @@ Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeAr
   j["ports_per_endpoint"] = an.ports_per_endpoint;
   j["links_per_endpoint"] = an.links_per_endpoint;
   j["power_per_endpoint_w"] = an.power_per_endpoint_w;
+  j["moore_bound_fraction"] = an.moore_bound_fraction;
   for (auto& f : an.figures) j[f.name] = f.value;
   return c;
 }
