@@ -253,6 +253,115 @@ TEST(GraphNetwork, TooFewVcsOrPortsAreClearErrors) {
   EXPECT_NE(r.output.find("worst_case needs a graph topology"), std::string::npos) << r.output;
 }
 
+// Slim Fly q = 5 (50 routers, 4 terminals each, radix 11), Dragonfly
+// p = h = 2, a = 4, g = 9 (36 routers, radix 7), fat tree of radix 6
+// (27 endpoints, 27 routers): hop counts from the graph's BFS distances.
+Config diameter_two_or_three(const std::string& topology, const std::string& routing) {
+  Config cfg = config({"network.topology=" + topology, "network.routing=" + routing, "router.radix=12",
+                       "router.vcs=8", "network.slimfly.q=5", "network.dragonfly.p=2", "network.fattree.radix=6",
+                       "network.fattree.levels=3"});
+  return cfg;
+}
+
+struct GraphHops {
+  topo::Graph g;
+  std::vector<std::uint8_t> d;
+  explicit GraphHops(const Config& cfg) : g(topo::build_graph(cfg)), d(topo::distances(g)) {}
+  int router(int node) const { return g.router_of_endpoint(node); }
+  int operator()(int a, int b) const { return d[std::size_t(router(a)) * g.routers() + router(b)]; }
+};
+
+class GraphNetworkTopologyZeroLoad : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GraphNetworkTopologyZeroLoad, LatencyIsExactAndRoutesAreMinimal) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = diameter_two_or_three(GetParam().topology, GetParam().routing);
+  cfg.set("traffic.load", "0.002", "test");
+  const GraphHops hops(cfg);
+  const Check c = run_checked(cfg, hops);
+  EXPECT_GT(c.packets, 50u);
+  EXPECT_LE(c.wrong_latency, c.packets / 100);
+  EXPECT_EQ(c.non_minimal, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Topologies, GraphNetworkTopologyZeroLoad,
+                         ::testing::Values(Case{"slimfly", "minimal"}, Case{"slimfly", "minad"},
+                                           Case{"dragonfly", "minimal"}, Case{"dragonfly", "minad"},
+                                           Case{"fattree", "minimal"}),
+                         case_name);
+
+// worst_case on the Slim Fly: router pairs at distance 2 (the chains cover
+// nearly every router); on the Dragonfly: every packet goes to the next group.
+TEST(GraphNetwork, WorstCaseOnSlimFlyPairsRoutersAtDistanceTwo) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = diameter_two_or_three("slimfly", "minimal");
+  cfg.set("traffic.load", "0.01", "test");
+  cfg.set("traffic.pattern", "worst_case", "test");
+  const GraphHops hops(cfg);
+  const Check c = run_checked(cfg, hops, 2);
+  EXPECT_GT(c.packets, 500u);
+  EXPECT_LE(c.not_farthest, c.packets / 10);
+  EXPECT_EQ(c.non_minimal, 0u);
+}
+
+TEST(GraphNetwork, WorstCaseOnDragonflyShiftsGroups) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = diameter_two_or_three("dragonfly", "minimal");
+  cfg.set("traffic.load", "0.01", "test");
+  cfg.set("traffic.pattern", "worst_case", "test");
+  const GraphHops hops(cfg);
+  auto net = make_network(cfg, clock_from(cfg));
+  std::uint64_t packets = 0, wrong_group = 0;
+  net->stats().on_packet = [&](const PacketExtension& p) {
+    ++packets;
+    const int gs = hops.g.group[hops.router(p.src)], gd = hops.g.group[hops.router(p.dst)];
+    if (gd != (gs + 1) % 9) ++wrong_group;
+  };
+  run_network(cfg, *net);
+  EXPECT_GT(packets, 100u);
+  EXPECT_EQ(wrong_group, 0u);
+}
+
+class GraphNetworkTopologyAdversarial : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GraphNetworkTopologyAdversarial, EveryDestinationReachedWithoutDeadlock) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = diameter_two_or_three(GetParam().topology, GetParam().routing);
+  for (const char* s : {"traffic.load=0.9", "traffic.pattern=worst_case", "traffic.packet_flits=4",
+                        "sim.warmup_cycles=1000", "sim.measure_cycles=3000", "sim.drain_cap_cycles=20000",
+                        "sim.watchdog_cycles=2000"})
+    cfg.set_override(s);
+  RunResult r;
+  ASSERT_NO_THROW(r = run_experiment(cfg));
+  // Minimal routing on the Slim Fly's worst case gives each node 1/(2p) = 0.125
+  // on average, and less to the unluckiest: starving is well below that.
+  EXPECT_GT(r.accepted_min_node, 0.01) << "a node starved";
+  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
+}
+
+INSTANTIATE_TEST_SUITE_P(Topologies, GraphNetworkTopologyAdversarial,
+                         ::testing::Values(Case{"slimfly", "minimal"}, Case{"slimfly", "valiant"},
+                                           Case{"slimfly", "ugal_l"}, Case{"slimfly", "ugal_g"},
+                                           Case{"dragonfly", "minad"}, Case{"dragonfly", "valiant"},
+                                           Case{"dragonfly", "ugal_l"}, Case{"dragonfly", "ugal_g"},
+                                           Case{"fattree", "minimal"}, Case{"fattree", "ugal_l"}),
+                         case_name);
+
+TEST(GraphNetwork, DragonflyAndSlimFlyErrors) {
+  auto r = test::nwnsim("run --set network.topology=dragonfly --set network.dragonfly.p=2 --set router.radix=12 "
+                        "--set network.routing=ugal_l --set router.vcs=4");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("needs at least 6 VCs"), std::string::npos) << r.output;
+  r = test::nwnsim("run --set network.topology=slimfly --set network.slimfly.q=5 --set router.radix=10");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("network.slimfly.q = 5"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("router.radix >= 11"), std::string::npos) << r.output;
+  r = test::nwnsim("run --set network.topology=slimfly --set network.slimfly.q=5 --set router.radix=11 "
+                   "--set network.routing=dor");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("dor needs network.topology = torus or mesh"), std::string::npos) << r.output;
+}
+
 TEST(GraphNetwork, MeshAndTorusGraphs) {
   Config cfg = config({"network.topology=mesh", "network.mesh.dims=3,4", "network.mesh.t=2"});
   topo::Graph g = topo::build_graph(cfg);
