@@ -33,7 +33,9 @@ std::vector<KeySpec> base_schema() {
       {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",
        "count packets from each input port to each output port of every router (run --heatmap FILE)"},
       {"network.topology", V::String, "single", 0, 0, topology_names, "",
-       "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T)"},
+       "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T); "
+       "the graph topologies of sim/topo/ (torus, mesh, slimfly, dragonfly, fattree, ...) with parameters "
+       "network.<topology>.*, simulated with a router.org router at every vertex (docs/TOPOLOGIES.md)"},
       {"network.routing", V::String, "auto", 0, 0,
        fixed({"auto", "random", "deterministic", "greedy2", "dor", "minimal", "minad", "valiant", "closad", "dal",
               "ugal_l", "ugal_g"}),

@@ -291,9 +291,10 @@ bool group_shift_targets(const topo::Graph& g, const std::vector<int>& term, std
 
 // Slim Fly (diameter-two paper §4.2): pairs at distance 2 whose minimal
 // routes overlap. Chains v0 v1 v2 ... of adjacent routers with
-// d(v_i, v_i+2) = 2; v_i sends to v_i+2, so channel v_i+1 -> v_i+2 carries
-// the flows of v_i and v_i+1 (2p flows); the last two of a chain send to its
-// first two. Routers left out of chains (fewer than 3) get farthest targets.
+// d(v_i, v_i+2) = 2, preferring v_i+2 whose only common neighbour with v_i is
+// v_i+1; v_i sends to v_i+2, so channel v_i+1 -> v_i+2 carries the flows of
+// v_i and v_i+1 (2p flows); the last two of a chain send to its first two.
+// Routers left out of chains (fewer than 3) get farthest targets.
 void overlapping_chain_targets(const topo::Graph& g, const Tables& t, std::vector<int>& target) {
   std::vector<char> used(t.routers, 0);
   std::vector<int> leftover;
@@ -309,15 +310,23 @@ void overlapping_chain_targets(const topo::Graph& g, const Tables& t, std::vecto
         break;
       }
     for (bool grown = chain.size() == 2; grown;) {
-      grown = false;
       const int a = chain[chain.size() - 2], b = chain.back();
-      for (int c : g.links[b])
-        if (usable(c) && t.d(a, c) == 2) {
-          chain.push_back(c);
-          used[c] = 1;
-          grown = true;
+      int next = -1;  // prefer c whose only common neighbour with a is b: then every minimal route a -> c takes b -> c
+      for (int c : g.links[b]) {
+        if (!usable(c) || t.d(a, c) != 2) continue;
+        if (next < 0) next = c;
+        int common = 0;
+        for (int x : g.links[a]) common += t.d(x, c) == 1;
+        if (common == 1) {
+          next = c;
           break;
         }
+      }
+      grown = next >= 0;
+      if (grown) {
+        chain.push_back(next);
+        used[next] = 1;
+      }
     }
     const int len = int(chain.size());
     if (len < 3) {
