@@ -323,8 +323,11 @@ std::string Config::text(const std::string& key) const {
 
 std::string Config::to_toml() const {
   std::string out, section;
+  // The table is everything before the last dot, so the graph topologies'
+  // network.<name>.<param> keys go to [network.<name>] (a second [network]
+  // would not load back).
   for (auto& k : config_schema()) {
-    auto dot = k.key.find('.');
+    auto dot = k.key.rfind('.');
     std::string sec = k.key.substr(0, dot);
     if (sec != section) {
       out += (section.empty() ? "" : "\n") + std::string("[") + sec + "]\n";

@@ -53,11 +53,16 @@ void distances_and_paths(const Graph& g, const AnalysisOptions& opt, Analysis& a
   for (int r = 0; r < n; ++r)
     if (g.terminals[r] > 0) with_terminals.push_back(r);
   Rng rng(opt.seed, 0x746f706fULL);
-  a.sampled = n > opt.max_sources;
+  // BFS sources: all routers, or at most max_sources and about 2e9 router
+  // and port visits in all.
+  double work = n;
+  for (auto& l : g.links) work += double(l.size());
+  const int budget = int(std::min(double(opt.max_sources), std::max(100.0, 2e9 / work)));
+  a.sampled = n > budget;
   std::vector<int> router_sources = all, endpoint_sources = with_terminals;
   if (a.sampled) {
-    router_sources = sample(all, opt.max_sources / 2, rng);
-    endpoint_sources = sample(with_terminals, opt.max_sources / 2, rng);
+    router_sources = sample(all, budget / 2, rng);
+    endpoint_sources = sample(with_terminals, budget / 2, rng);
   }
   std::vector<char> is_router_source(n, 0), is_endpoint_source(n, 0);
   for (int s : router_sources) is_router_source[s] = 1;
@@ -116,17 +121,18 @@ std::vector<std::vector<std::pair<int, int>>> weighted_adjacency(const Graph& g)
   return adj;
 }
 
-Bisection exact_bisection(const Graph& g) {
+Bisection exact_bisection(const Graph& g, bool balance_routers) {
   const int n = g.routers();
   const auto adj = weighted_adjacency(g);
   int balanced_total = 0;
   for (int r = 0; r < n; ++r) balanced_total += g.terminals[r] > 0;
-  const bool by_terminals = balanced_total > 0;
+  const bool by_terminals = balanced_total > 0 && !balance_routers;
   if (!by_terminals) balanced_total = n;
   auto counts = [&](int r) { return by_terminals ? g.terminals[r] > 0 : true; };
   const int lo = balanced_total / 2, hi = (balanced_total + 1) / 2;
   std::vector<char> side(n, 0);
   std::int64_t cut = 0, best = -1;
+  std::uint64_t best_code = 0;  // Gray code of the best partition: bit v-1 = side of vertex v
   int on_one = 0;
   for (std::uint64_t i = 1; i < (std::uint64_t(1) << (n - 1)); ++i) {
     int v = 1;
@@ -136,10 +142,15 @@ Bisection exact_bisection(const Graph& g) {
     cut += same - other;
     side[v] ^= 1;
     if (counts(v)) on_one += side[v] ? 1 : -1;
-    if ((on_one == lo || on_one == hi) && (best < 0 || cut < best)) best = cut;
+    if ((on_one == lo || on_one == hi) && (best < 0 || cut < best)) {
+      best = cut;
+      best_code = i ^ (i >> 1);
+    }
   }
   Bisection b;
   b.cut = std::max<std::int64_t>(best, 0);
+  b.side.assign(n, 0);
+  for (int v = 1; v < n; ++v) b.side[v] = char(best_code >> (v - 1) & 1);
   b.exact = true;
   b.method = fmt::format("exact (all {} partitions)", std::uint64_t(1) << (n - 1));
   return b;
@@ -148,9 +159,9 @@ Bisection exact_bisection(const Graph& g) {
 // Fiduccia-Mattheyses passes from one start; returns the cut.
 class Fm {
  public:
-  Fm(const Graph& g) : g_(g), adj_(weighted_adjacency(g)), n_(g.routers()) {
+  Fm(const Graph& g, bool balance_routers) : g_(g), adj_(weighted_adjacency(g)), n_(g.routers()) {
     for (int r = 0; r < n_; ++r) total_ += g.terminals[r] > 0;
-    by_terminals_ = total_ > 0;
+    by_terminals_ = total_ > 0 && !balance_routers;
     if (!by_terminals_) total_ = n_;
   }
   bool counts(int r) const { return by_terminals_ ? g_.terminals[r] > 0 : true; }
@@ -164,7 +175,7 @@ class Fm {
     cut /= 2;
     for (int pass = 0; pass < 20; ++pass) {
       const std::int64_t improved = pass_once(side, cut);
-      if (improved >= cut) break;
+      if (improved < 0 || improved >= cut) break;
       cut = improved;
     }
     return cut;
@@ -241,15 +252,22 @@ class Fm {
 
 Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
   const int n = g.routers();
-  if (n < 2) return {0, true, "exact (one router)"};
-  if (n <= opt.exact_bisection_routers) return exact_bisection(g);
-  Fm fm(g);
+  if (n < 2) {
+    Bisection b;
+    b.exact = true;
+    b.method = "exact (one router)";
+    b.side.assign(n, 0);
+    return b;
+  }
+  if (n <= opt.exact_bisection_routers) return exact_bisection(g, opt.balance_routers);
+  Fm fm(g, opt.balance_routers);
   // Starts: the split in router-id order, then random balanced splits; on
   // large graphs fewer starts (about 4 million channel visits in all).
   const double work = double(n) + 2.0 * double(g.channels());
   const int starts = std::max(1, std::min(opt.bisection_starts, int(4e6 / work)));
   Rng rng(opt.seed, 0x62697365ULL);
   std::int64_t best = -1;
+  std::vector<char> best_side;
   std::vector<int> counted, free_routers;
   for (int r = 0; r < n; ++r) (fm.counts(r) ? counted : free_routers).push_back(r);
   for (int s = 0; s < starts; ++s) {
@@ -264,10 +282,14 @@ Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
       for (int r : free_routers) side[r] = char(rng.below(2));
     }
     const std::int64_t cut = fm.refine(side);
-    if (cut >= 0 && (best < 0 || cut < best)) best = cut;
+    if (cut >= 0 && (best < 0 || cut < best)) {
+      best = cut;
+      best_side = side;
+    }
   }
   Bisection b;
   b.cut = best;
+  b.side = best_side;
   b.method = fmt::format("upper bound: Fiduccia-Mattheyses, {} start{} (seed {})", starts, starts == 1 ? "" : "s",
                          opt.seed);
   return b;
@@ -288,9 +310,21 @@ Analysis analyze(const Graph& g, const AnalysisOptions& opt) {
     ports += g.radix(r);
   }
   distances_and_paths(g, opt, a);
-  a.bisection = bisection(g, opt);
+  if (a.terminal_routers == a.routers && a.diameter > 0) {
+    int k = 0;
+    for (int r = 0; r < a.routers; ++r) k = std::max(k, g.network_ports(r));
+    double moore = 1, term = k;
+    for (int i = 0; i < a.diameter; ++i, term *= k - 1) moore += term;
+    a.moore_bound_fraction = a.routers / moore;
+  }
+  if (opt.bisection) {
+    a.bisection = bisection(g, opt);
+  } else {
+    a.bisection.cut = -1;
+    a.bisection.method = "skipped";
+  }
   if (a.endpoints > 0) {
-    a.bisection_beta = double(a.bisection.cut) / (a.endpoints / 2.0);
+    a.bisection_beta = opt.bisection ? double(a.bisection.cut) / (a.endpoints / 2.0) : -1;
     a.ports_per_endpoint = double(ports) / a.endpoints;
     a.links_per_endpoint = double(a.endpoints + a.channels) / a.endpoints;
     a.power_per_endpoint_w = double(ports) * 4 * 0.7 / a.endpoints;

@@ -4,13 +4,18 @@
 // a = 2p = 2h; g = a*h + 1 (the largest, one global channel between every
 // pair of groups).
 //
-// Global arrangement ("absolute", also called consecutive): a group's a*h
+// Global arrangement (default "absolute", also called consecutive): a group's a*h
 // global ports are numbered l = i*h + j (router i of the group, global port
 // j). With m = floor(a*h / (g - 1)) channels between every pair of groups,
 // global port l of group G leads to the (l mod (g-1))-th other group in
 // increasing order (skipping G), as its (l div (g-1))-th channel there; ports
 // l >= m*(g - 1) stay unused (none when g - 1 divides a*h). For g = a*h + 1,
 // group G's port l leads to group l (l < G) or l + 1 (l >= G).
+//
+// With network.dragonfly.arrangement = palmtree (Camarero, Vallejo and
+// Beivide's palm tree) port l leads instead to group G + (l mod (g-1)) + 1
+// (mod g), as the same-numbered channel there; the far port is
+// (l div (g-1))(g-1) + g - 2 - (l mod (g-1)).
 //
 // Router id = G*a + i. Ports: p terminals, a - 1 local channels (to routers
 // 0 .. a-1 of the group, skipping itself), then the h global ports.
@@ -59,6 +64,7 @@ Graph build_dragonfly(const Config& cfg) {
   g.group.assign(n, 0);
   const int others = s.g - 1;
   const int per_pair = others > 0 ? s.a * s.h / others : 0;
+  const bool palmtree = cfg.get_string("network.dragonfly.arrangement") == "palmtree";
   for (int G = 0; G < s.g; ++G)
     for (int i = 0; i < s.a; ++i) {
       const int r = G * s.a + i;
@@ -69,8 +75,14 @@ Graph build_dragonfly(const Config& cfg) {
         const int l = i * s.h + j;
         if (others == 0 || l >= per_pair * others) continue;  // unused global port
         const int k = l % others, copy = l / others;
-        const int H = k < G ? k : k + 1;  // the k-th other group
-        const int back = (G < H ? G : G - 1) + copy * others;  // G is that group's (G or G-1)-th other group
+        int H, back;
+        if (palmtree) {
+          H = (G + k + 1) % s.g;
+          back = copy * others + (s.g - 2 - k);
+        } else {
+          H = k < G ? k : k + 1;                     // the k-th other group
+          back = (G < H ? G : G - 1) + copy * others;  // G is that group's (G or G-1)-th other group
+        }
         g.links[r].push_back(H * s.a + back / s.h);
       }
     }
@@ -89,6 +101,9 @@ GraphTopologyRegistration reg_dragonfly(GraphTopology{
          "dragonfly: routers per group (0: 2p, balanced)"},
         {"network.dragonfly.g", ValueType::Int, "0", 0, 1e7, nullptr, "groups",
          "dragonfly: groups (0: a*h + 1, the largest)"},
+        {"network.dragonfly.arrangement", ValueType::String, "absolute", 0, 0,
+         [] { return std::vector<std::string>{"absolute", "palmtree"}; }, "",
+         "dragonfly: global channels: absolute (group l or l+1 from port l) or palmtree (group G+l+1)"},
     },
     build_dragonfly});
 

@@ -52,7 +52,7 @@ std::string slimfly_nearby_q(int q) {
 
 namespace {
 
-constexpr int kMaxQ = 256;
+constexpr int kMaxQ = 128;  // 32,768 routers of network radix 192
 
 // Exponents of xi in X (intra = true) or X' (intra = false).
 std::vector<int> generator_exponents(const SlimFlyShape& s, bool x_set) {
