@@ -35,11 +35,16 @@ std::vector<KeySpec> base_schema() {
       {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",
        "count packets from each input port to each output port of every router (run --heatmap FILE)"},
       {"network.topology", V::String, "single", 0, 0, topology_names, "",
-       "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T)"},
+       "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T); "
+       "the graph topologies of sim/topo/ (torus, mesh, slimfly, dragonfly, fattree, ...) with parameters "
+       "network.<topology>.*, simulated with a router.org router at every vertex (docs/TOPOLOGIES.md)"},
       {"network.routing", V::String, "auto", 0, 0,
-       fixed({"auto", "random", "deterministic", "greedy2", "dor", "minad", "valiant", "closad", "dal"}), "",
+       fixed({"auto", "random", "deterministic", "greedy2", "dor", "minimal", "minad", "valiant", "closad", "dal",
+              "ugal_l", "ugal_g"}),
+       "",
        "global routing; fclos: random (default), deterministic, greedy2; hyperx: dor (default), minad, valiant, "
-       "closad, dal"},
+       "closad, dal; graph topologies (torus, mesh, slimfly, dragonfly, ...): minimal (default), minad, valiant, "
+       "ugal_l, ugal_g, and dor (default) on torus and mesh (docs/TOPOLOGIES.md)"},
       {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
        "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
       {"network.port_assignment", V::String, "tied", 0, 0, fixed({"tied", "interleaved"}), "",
