@@ -4,7 +4,6 @@
 #include <functional>
 #include <stdexcept>
 
-#include "bits.hpp"
 #include "ring.hpp"
 
 namespace nwn {

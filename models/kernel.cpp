@@ -16,21 +16,25 @@ inline void cpu_relax() {
 Kernel::Kernel(sc_core::sc_module_name name, std::vector<Clocked*> components, int threads, const Clock& clock)
     : sc_module(name), all_(std::move(components)), clock_(clock) {
   threads = std::max(1, std::min<int>(threads, int(all_.size())));
-  // Contiguous runs of about equal weight: neighbours in the component order
-  // (routers of one level or group) share a thread and its caches.
+  shares_.resize(threads);
+  for (Share& s : shares_) s.outbox.reserve(1024);
+  // Chunks of about 1/(16 threads) of the total weight, neighbours in the
+  // component order (routers of one level or group) together; a component
+  // heavier than that (the endpoints) is a chunk of its own.
   std::int64_t total = 0;
   for (Clocked* c : all_) total += c->weight();
-  shares_.resize(threads);
+  const std::int64_t target = std::max<std::int64_t>(1, total / (16 * threads));
   std::int64_t acc = 0;
-  for (Clocked* c : all_) {
-    const std::size_t s = std::min<std::size_t>(threads - 1, std::size_t(acc * threads / std::max<std::int64_t>(total, 1)));
-    shares_[s].components.push_back(c);
-    acc += c->weight();
+  for (std::size_t i = 0; i < all_.size(); ++i) {
+    if (acc == 0 || acc + all_[i]->weight() > target) {
+      chunk_begin_.push_back(i);
+      acc = 0;
+    }
+    acc += all_[i]->weight();
   }
-  for (Share& s : shares_) {
-    s.outbox.reserve(1024);
-    for (Clocked* c : s.components) c->outbox = &s.outbox;
-  }
+  chunk_begin_.push_back(all_.size());
+  if (threads == 1)
+    for (Clocked* c : all_) c->outbox = &shares_[0].outbox;
   for (std::size_t i = 1; i < shares_.size(); ++i) workers_.emplace_back(&Kernel::worker, this, i);
   SC_METHOD(cycle);
 }
@@ -47,10 +51,22 @@ Kernel::~Kernel() {
 
 void Kernel::run_share(Share& s, Cycle now) {
   try {
-    for (Clocked* c : s.components)
-      if (c->active(now)) c->tick(now);
+    if (shares_.size() == 1) {
+      for (Clocked* c : all_)
+        if (c->active(now)) c->tick(now);
+      return;
+    }
+    const std::size_t chunks = chunk_begin_.size() - 1;
+    for (std::size_t k; (k = next_chunk_.fetch_add(1, std::memory_order_relaxed)) < chunks;)
+      for (std::size_t i = chunk_begin_[k]; i < chunk_begin_[k + 1]; ++i) {
+        Clocked* c = all_[i];
+        if (!c->active(now)) continue;
+        c->outbox = &s.outbox;
+        c->tick(now);
+      }
   } catch (...) {
     s.error = std::current_exception();
+    next_chunk_.store(chunk_begin_.size(), std::memory_order_relaxed);  // the others stop taking chunks
   }
 }
 
@@ -86,6 +102,7 @@ void Kernel::cycle() {
     run_share(shares_[0], now);
   } else {
     cycle_now_ = now;
+    next_chunk_.store(0, std::memory_order_relaxed);
     running_.store(int(shares_.size()) - 1, std::memory_order_release);
     {
       std::lock_guard<std::mutex> lock(mutex_);

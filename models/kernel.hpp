@@ -43,16 +43,17 @@ class Clocked : public LinkEnd {
 class Kernel : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Kernel);
-  // `threads` >= 1. Components are split into contiguous runs of about
-  // equal weight, one per thread.
+  // `threads` >= 1. Which thread runs a component changes from cycle to
+  // cycle (threads take runs of components as they finish others); what a
+  // component reads does not, so neither does the result.
   Kernel(sc_core::sc_module_name name, std::vector<Clocked*> components, int threads, const Clock& clock);
   ~Kernel() override;
 
   int threads() const { return int(shares_.size()); }
 
  private:
-  struct Share {
-    std::vector<Clocked*> components;
+  // What one thread needs of its own: its outbox, and an error it caught.
+  struct alignas(64) Share {
     std::vector<Link*> outbox;
     std::exception_ptr error;
   };
@@ -61,6 +62,10 @@ class Kernel : public sc_core::sc_module {
   void worker(std::size_t index);
 
   std::vector<Clocked*> all_;
+  // Runs of components of about equal weight; threads take them in turn
+  // from next_chunk_, so a thread that finishes early takes more.
+  std::vector<std::size_t> chunk_begin_;  // chunk i: all_[chunk_begin_[i], chunk_begin_[i + 1])
+  std::atomic<std::size_t> next_chunk_{0};
   std::vector<Share> shares_;
   Clock clock_;
   Cycle last_cycle_ = kNever;
