@@ -91,10 +91,12 @@ class NetworkInterface : public sc_core::sc_module {
     f.packet_flits = p.size_flits;
     f.cls = p.cls;
     f.measured = p.measured;
+    f.traced = p.traced;
     f.head = sent_of_current_ == 0;
     f.tail = sent_of_current_ + 1 == p.size_flits;
     --credits_[vc_];
     inject_.send(f, now);
+    if (f.traced) trace(TraceEvent::Inject, now, f, &inject_, now + inject_.params().latency_cycles);
     if (f.tail) {
       queue_.pop();
       sent_of_current_ = 0;
@@ -107,6 +109,7 @@ class NetworkInterface : public sc_core::sc_module {
     if (f.dst != id_) throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) +
                                              " for node " + std::to_string(f.dst) + " ejected at node " +
                                              std::to_string(id_));
+    if (f.traced) trace(TraceEvent::Eject, now, f, &eject_, now);
     ++ejected_;
     ++owner_->ejected_flits_;
     const bool in_window = now >= owner_->measure_begin_ && now < owner_->measure_end_;
@@ -126,6 +129,16 @@ class NetworkInterface : public sc_core::sc_module {
     e.hops = f.hops;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     to_terminal->b_transport(deliver_, delay);
+    if (owner_->closed_loop_) owner_->delivered(f.src, now);
+  }
+
+  void trace(TraceEvent e, Cycle now, const Flit& f, const Link* link, Cycle arrives) {
+    TraceHop hop;
+    hop.out_vc = e == TraceEvent::Inject ? f.vc : -1;
+    hop.in_vc = e == TraceEvent::Eject ? f.vc : -1;
+    hop.link = link;
+    hop.arrives = arrives;
+    if (owner_->tracer_) owner_->tracer_->record(e, now, f, basename(), hop);
   }
 
   int id_;
@@ -174,6 +187,7 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
   ext_ = new PacketExtension;
   trans_.set_extension(ext_);
   trans_.set_command(tlm::TLM_WRITE_COMMAND);
+  closed_loop_ = workload_->closed_loop();
   SC_METHOD(tick);
 }
 
@@ -208,12 +222,31 @@ void Endpoints::create_packets(int node, Cycle now) {
     e.cls = std::uint8_t(spec.cls);
     e.created_cycle = now;
     e.measured = now >= measure_begin_ && now < measure_end_;
+    if (tracer_ && tracer_->wants(e.packet_id)) {
+      e.traced = true;
+      Flit f;
+      f.packet_id = e.packet_id;
+      f.created_cycle = now;
+      f.src = node;
+      f.dst = e.dst;
+      f.packet_flits = e.size_flits;
+      f.cls = e.cls;
+      f.head = true;
+      f.traced = true;
+      tracer_->record(TraceEvent::Create, now, f, nis_[node]->basename(), TraceHop{});
+    }
     created_flits_ += spec.size_flits;
     if (e.measured) window_created_flits_ += spec.size_flits;
     observer_->on_created(e);
     terminals_[node]->send(trans_);
     next_creation_[node] = workload_->next_creation(node, now + 1);
   }
+}
+
+void Endpoints::delivered(int src, Cycle now) {
+  if (!workload_->on_delivered(src, now) || next_creation_[src] != kNever) return;
+  next_creation_[src] = workload_->next_creation(src, now + 1);
+  rearmed_ = std::min(rearmed_, next_creation_[src]);
 }
 
 void Endpoints::tick() {
@@ -226,12 +259,14 @@ void Endpoints::tick() {
   sleeping_ = false;
   bool busy = false;
   Cycle next = kNever;
+  rearmed_ = kNever;
   for (int n = 0; n < int(nis_.size()); ++n) {
     create_packets(n, now);
     nis_[n]->step(now);
     busy = busy || nis_[n]->busy();
     next = std::min(next, std::min(next_creation_[n], nis_[n]->next_arrival()));
   }
+  next = std::min(next, rearmed_);  // sources a delivery re-armed after their turn in the loop
   if (busy || next <= now + 1) {
     next_trigger(clock_.period);
     return;

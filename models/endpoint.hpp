@@ -21,6 +21,7 @@
 
 #include "clock.hpp"
 #include "link.hpp"
+#include "packet_tracer.hpp"
 
 namespace nwn {
 
@@ -30,6 +31,7 @@ struct PacketExtension : tlm::tlm_extension<PacketExtension> {
   std::uint16_t size_flits = 1;
   std::uint8_t cls = 0;
   bool measured = false;
+  bool traced = false;
   Cycle created_cycle = 0, injected_cycle = 0, delivered_cycle = 0;
   std::uint32_t hops = 0;  // crossbar traversals of the head flit
 
@@ -45,13 +47,21 @@ struct PacketSpec {
   int cls = 0;
 };
 
-// What terminals send: the open-loop or trace workload, owned by sim/.
+// What terminals send: the open-loop, batch or trace workload, owned by sim/.
 class Workload {
  public:
   virtual ~Workload() = default;
-  // First cycle >= `after` at which node creates a packet, or kNever.
+  // First cycle >= `after` at which node creates a packet, or kNever. A
+  // cycle before `after` (a trace with several packets of a node in one
+  // cycle) creates the packet at once, in the current cycle.
   virtual Cycle next_creation(int node, Cycle after) = 0;
   virtual PacketSpec make_packet(int node, Cycle now) = 0;
+  // Closed-loop workloads (a node waits for its packets to be delivered)
+  // return true; the endpoints then report every delivery to on_delivered.
+  virtual bool closed_loop() const { return false; }
+  // A packet created by `src` was delivered. Returns true if `src`, which had
+  // stopped (next_creation gave kNever), may create packets again.
+  virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
 };
 
 // Receives delivered packets (statistics live in sim/).
@@ -102,6 +112,8 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   void set_measure_window(Cycle begin, Cycle end) { measure_begin_ = begin; measure_end_ = end; }
 
   void wake_at(Cycle cycle) override;
+  // Debug tracing of the packets `tracer` wants (nullptr: off).
+  void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
 
   std::uint64_t created_flits() const { return created_flits_; }
   std::uint64_t ejected_flits() const { return ejected_flits_; }
@@ -115,6 +127,7 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
  private:
   void tick();
   void create_packets(int node, Cycle now);
+  void delivered(int src, Cycle now);  // closed-loop workloads only
 
   std::vector<std::unique_ptr<Terminal>> terminals_;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
@@ -130,6 +143,9 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   sc_core::sc_event wake_;
   bool sleeping_ = false;
   Cycle last_cycle_ = kNever;
+  bool closed_loop_ = false;
+  Cycle rearmed_ = kNever;  // earliest creation re-armed by a delivery in this tick
+  PacketTracer* tracer_ = nullptr;
   friend class NetworkInterface;
 };
 

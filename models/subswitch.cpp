@@ -95,6 +95,7 @@ void Subswitch::receive(Cycle now) {
       v.q.push(f);
       ++buffered_flits_;
       ++activity_.buffer_writes;
+      if (f.traced) trace(TraceEvent::Buffer, now, f, {p, f.vc, -1, -1, -1, -1, link, now});
       if (v.state == VcState::Idle) {
         if (!f.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
         v.state = VcState::Routing;
@@ -125,6 +126,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
         v.vc_lo = std::int16_t(r.vc_lo);
         v.vc_hi = std::int16_t(r.vc_hi);
         v.state = VcState::VcAlloc;
+        if (v.q.front().traced) trace(TraceEvent::Route, now, v.q.front(), {p, vc, r.out_port, -1, r.vc_lo, r.vc_hi});
       }
       if (v.state != VcState::VcAlloc || v.ready > now) return;
       const OutputPort& o = out_[v.out_port];
@@ -150,6 +152,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     out_[v.out_port].vc_owned[v.out_vc] = 1;
     v.state = VcState::Active;
     v.ready = now + va_cycles(req / V);
+    if (v.q.front().traced) trace(TraceEvent::VcGrant, now, v.q.front(), {req / V, req % V, v.out_port, v.out_vc});
   }
 }
 
@@ -211,6 +214,10 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   ++f.hops;
   if (o.track_credits) --o.credits[v.out_vc];
   o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  if (f.traced)
+    trace(TraceEvent::Traverse, now, f,
+          {port, vc, v.out_port, v.out_vc, -1, -1, o.link,
+           now + params_.sa_cycles + params_.st_cycles + o.link->params().latency_cycles});
   if (f.tail) {
     o.vc_owned[v.out_vc] = 0;
     v.out_port = v.out_vc = -1;

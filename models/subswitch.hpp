@@ -19,6 +19,7 @@
 
 #include "allocator.hpp"
 #include "link.hpp"
+#include "packet_tracer.hpp"
 #include "ring.hpp"
 #include "routing.hpp"
 
@@ -73,7 +74,16 @@ class Subswitch {
   // One clock cycle: receive flits and credits, route, allocate, traverse.
   void cycle(Cycle now);
 
+  // Debug tracing of flits with Flit::traced set (nullptr: off).
+  void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
+
   bool has_flits() const { return buffered_flits_ > 0; }
+  // Flits buffered at input `port`, all VCs (occupancy VCD).
+  int buffered_flits_at(int port) const {
+    int n = 0;
+    for (int vc = 0; vc < params_.vcs; ++vc) n += int(vc_at(port, vc).q.size());
+    return n;
+  }
   std::uint64_t buffered_flits() const { return buffered_flits_; }
   const SubswitchActivity& activity() const { return activity_; }
   // Credits of output `port` summed over VCs (a large number if untracked).
@@ -139,6 +149,10 @@ class Subswitch {
   std::unique_ptr<Allocator> sw_alloc_;
   std::uint64_t buffered_flits_ = 0;
   SubswitchActivity activity_;
+  PacketTracer* tracer_ = nullptr;
+  void trace(TraceEvent e, Cycle now, const Flit& f, const TraceHop& hop) const {
+    if (tracer_) tracer_->record(e, now, f, name_, hop);
+  }
 };
 
 }  // namespace nwn
