@@ -232,6 +232,7 @@ void Endpoints::create_packets(int node, Cycle now) {
       f.packet_flits = e.size_flits;
       f.cls = e.cls;
       f.head = true;
+      f.tail = e.size_flits == 1;
       f.traced = true;
       tracer_->record(TraceEvent::Create, now, f, nis_[node]->basename(), TraceHop{});
     }

@@ -222,6 +222,11 @@ std::string point_file_name(std::size_t i, const std::vector<std::string>& keys,
 
 int cmd_sweep(const SweepArgs& a) {
   Config base = load_config(a.config);  // validates the file and overrides up front
+  for (const char* key : {"sim.packet_trace_file", "sim.vcd_file"})
+    if (!base.get_string(key).empty())
+      throw ConfigError(std::string("sweep error: ") + key + " = '" + base.get_string(key) +
+                        "': every point of a sweep would write that one file; debug outputs are for one point "
+                        "(nwnsim run)");
   std::vector<std::pair<std::string, std::vector<std::string>>> axes;
   std::vector<std::string> vary = a.vary;
   if (!a.loads.empty()) vary.push_back("traffic.load=" + a.loads);

@@ -136,6 +136,7 @@ TEST(PacketTrace, EveryNthPacketAndTheCanonicalCrossbar) {
     if (e.kind == "buffer" || e.kind == "traverse") {
       EXPECT_EQ(e.unit, "router0.xbar");
     }
+    EXPECT_EQ(e.flit, "HT") << "one-flit packets";
   }
   EXPECT_GE(kinds.size(), 15u);  // about 16 x 2000 x 0.15 / 100 = 48 packets
   for (auto& [id, k] : kinds) {
@@ -170,6 +171,26 @@ TEST(PacketTrace, TraceWorkloadPacketsAreCreatedAtTheirScaledCycles) {
     if (e.kind == "create")
       created.push_back(std::to_string(e.cycle) + " " + e.unit + " " + e.kv["dst"] + " " + e.kv["size"]);
   EXPECT_EQ(created, (std::vector<std::string>{"6 ni0 1 1", "6 ni0 2 2", "16 ni5 4 3", "40 ni7 7 1"}));
+}
+
+// Tracing and the VCD only watch: the results are bit-identical with them.
+TEST(PacketTrace, DebugOutputsDoNotChangeResults) {
+  const std::string plain = temp_path("plain.json"), traced = temp_path("traced.json");
+  const std::string run = "run --set router.org=hc --set router.radix=16 --set traffic.load=0.7 "
+                          "--set sim.warmup_cycles=200 --set sim.measure_cycles=2000 ";
+  ASSERT_EQ(nwnsim(run + "--json " + plain).exit_code, 0);
+  ASSERT_EQ(nwnsim(run + "--set sim.packet_trace_every=7 --trace-packets " + temp_path("p.txt") +
+                   " --vcd " + temp_path("o.vcd") + " --json " + traced)
+                .exit_code,
+            0);
+  auto a = nlohmann::json::parse(std::ifstream(plain))["results"];
+  auto b = nlohmann::json::parse(std::ifstream(traced))["results"];
+  EXPECT_EQ(a, b);
+  auto sweep = nwnsim("sweep --loads 0.1,0.2 --set sim.vcd_file=x.vcd");
+  EXPECT_EQ(sweep.exit_code, 2);
+  EXPECT_NE(sweep.output.find("sim.vcd_file = 'x.vcd': every point of a sweep would write that one file"),
+            std::string::npos)
+      << sweep.output;
 }
 
 // ---- VCD ----
