@@ -128,6 +128,7 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   void tick();
   void create_packets(int node, Cycle now);
   void delivered(int src, Cycle now);  // closed-loop workloads only
+  [[gnu::cold, gnu::noinline]] void trace_create(int node, Cycle now);
 
   std::vector<std::unique_ptr<Terminal>> terminals_;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;

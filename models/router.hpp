@@ -74,6 +74,8 @@ class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouti
 
  private:
   void tick();
+  // route() for a packet chosen for debug tracing: also records the decision.
+  [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
 
   int id_;
   Organization org_;

@@ -95,7 +95,7 @@ void Subswitch::receive(Cycle now) {
       v.q.push(f);
       ++buffered_flits_;
       ++activity_.buffer_writes;
-      if (f.traced) trace(TraceEvent::Buffer, now, f, {p, f.vc, -1, -1, -1, -1, link, now});
+      if (f.traced) trace(TraceEvent::Buffer, now, p, f.vc, f);
       if (v.state == VcState::Idle) {
         if (!f.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
         v.state = VcState::Routing;
@@ -126,7 +126,6 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
         v.vc_lo = std::int16_t(r.vc_lo);
         v.vc_hi = std::int16_t(r.vc_hi);
         v.state = VcState::VcAlloc;
-        if (v.q.front().traced) trace(TraceEvent::Route, now, v.q.front(), {p, vc, r.out_port, -1, r.vc_lo, r.vc_hi});
       }
       if (v.state != VcState::VcAlloc || v.ready > now) return;
       const OutputPort& o = out_[v.out_port];
@@ -152,8 +151,8 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     out_[v.out_port].vc_owned[v.out_vc] = 1;
     v.state = VcState::Active;
     v.ready = now + va_cycles(req / V);
-    if (v.q.front().traced) trace(TraceEvent::VcGrant, now, v.q.front(), {req / V, req % V, v.out_port, v.out_vc});
   }
+  if (tracer_) trace_vc_grants(now);
 }
 
 void Subswitch::allocate_switch(Cycle now) {
@@ -204,6 +203,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   InputVc& v = vc_at(port, vc);
   OutputPort& o = out_[v.out_port];
   Flit f = v.q.front();
+  if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
   v.q.pop();
   if (v.q.empty()) bits::reset(occupied_.data(), port * params_.vcs + vc);
   --buffered_flits_;
@@ -214,15 +214,59 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   ++f.hops;
   if (o.track_credits) --o.credits[v.out_vc];
   o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
-  if (f.traced)
-    trace(TraceEvent::Traverse, now, f,
-          {port, vc, v.out_port, v.out_vc, -1, -1, o.link,
-           now + params_.sa_cycles + params_.st_cycles + o.link->params().latency_cycles});
   if (f.tail) {
     o.vc_owned[v.out_vc] = 0;
     v.out_port = v.out_vc = -1;
     start_packet_if_any(v, now + rc_cycles(port));
   }
+}
+
+void Subswitch::trace_route(Cycle now, int port, const Flit& head, const RouteDecision& d) const {
+  if (!tracer_) return;
+  TraceHop hop;
+  hop.in_port = port;
+  hop.in_vc = head.vc;
+  hop.out_port = d.out_port;
+  hop.vc_lo = d.vc_lo;
+  hop.vc_hi = d.vc_hi;
+  tracer_->record(TraceEvent::Route, now, head, name_, hop);
+}
+
+// After VC allocation: the grants of this cycle to traced heads. A second
+// pass over the grants, so the allocation loop itself has no hook.
+void Subswitch::trace_vc_grants(Cycle now) {
+  const int V = params_.vcs;
+  for (int req : vc_alloc_->active_inputs()) {
+    if (vc_alloc_->grant_of_input(req) < 0) continue;
+    const InputVc& v = vc_at(req / V, req % V);
+    if (v.q.front().traced) trace(TraceEvent::VcGrant, now, req / V, req % V, v.q.front());
+  }
+}
+
+void Subswitch::trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) const {
+  if (!tracer_) return;
+  const InputVc& v = vc_at(port, vc);
+  TraceHop hop;
+  hop.in_port = port;
+  hop.in_vc = vc;
+  if (e == TraceEvent::Buffer) {
+    hop.link = in_[port].link;
+    hop.arrives = now;
+  } else {
+    hop.out_port = v.out_port;
+  }
+  if (e == TraceEvent::Route) {
+    hop.vc_lo = v.vc_lo;
+    hop.vc_hi = v.vc_hi;
+  }
+  if (e == TraceEvent::VcGrant) hop.out_vc = v.out_vc;
+  if (e == TraceEvent::Traverse) {
+    const Link* link = out_[v.out_port].link;
+    hop.out_vc = v.out_vc;
+    hop.link = link;
+    hop.arrives = now + params_.sa_cycles + params_.st_cycles + link->params().latency_cycles;
+  }
+  tracer_->record(e, now, f, name_, hop);
 }
 
 void Subswitch::report_buffers(std::ostream& os) const {

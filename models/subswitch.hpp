@@ -76,6 +76,9 @@ class Subswitch {
 
   // Debug tracing of flits with Flit::traced set (nullptr: off).
   void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
+  // The routing decision for a traced head at input `port` (called by the
+  // router's SubswitchRouting, which computes it).
+  [[gnu::cold, gnu::noinline]] void trace_route(Cycle now, int port, const Flit& head, const RouteDecision& d) const;
 
   bool has_flits() const { return buffered_flits_ > 0; }
   // Flits buffered at input `port`, all VCs (occupancy VCD).
@@ -150,9 +153,11 @@ class Subswitch {
   std::uint64_t buffered_flits_ = 0;
   SubswitchActivity activity_;
   PacketTracer* tracer_ = nullptr;
-  void trace(TraceEvent e, Cycle now, const Flit& f, const TraceHop& hop) const {
-    if (tracer_) tracer_->record(e, now, f, name_, hop);
-  }
+  // Only flits with Flit::traced get here: cold, out of line and with few
+  // arguments (the rest is read from the VC's state), so the hooks leave
+  // the per-cycle code as it was.
+  [[gnu::cold, gnu::noinline]] void trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) const;
+  [[gnu::cold, gnu::noinline]] void trace_vc_grants(Cycle now);
 };
 
 }  // namespace nwn
