@@ -220,10 +220,14 @@ TEST(BatchRun, SameSeedSameResultsAndOutputsCarryCompletion) {
       << row;
 }
 
-TEST(BatchRun, ZeroLoadIsAnError) {
+TEST(BatchRun, ZeroLoadAndSaturationSearchAreErrors) {
   auto r = nwnsim("run --set traffic.mode=batch --set traffic.load=0");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("traffic.load = 0 with traffic.mode = batch"), std::string::npos) << r.output;
+  r = nwnsim("saturation --set traffic.mode=batch");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("the search varies traffic.load of open-loop synthetic traffic"), std::string::npos)
+      << r.output;
 }
 
 }  // namespace
