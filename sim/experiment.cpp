@@ -206,6 +206,10 @@ void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResul
   r.accepted_min_node = double(min_node) * nodes / capacity;
   r.window_cycles = window;
   r.window_flits_ejected = ejected;
+  // A trace the network cannot keep up with ends long after its last packet
+  // was created. (A batch's end is set by its slowest node, so there only
+  // not completing counts.)
+  if (trace && r.accepted_load < 0.97 * r.offered_load_measured) r.saturated = true;
 }
 
 }  // namespace
