@@ -26,6 +26,19 @@ class SingleRouterRouting final : public GlobalRouting {
   int vcs_;
 };
 
+// What a trace's packets must respect in this network.
+TraceLimits trace_limits(const Config& cfg, int nodes) {
+  const bool vct = cfg.get_string("router.flow_control") == "vct";
+  TraceLimits lim;
+  lim.nodes = nodes;
+  lim.time_scale = cfg.get_float("traffic.trace_time_scale");
+  lim.max_packet_flits = vct ? int(std::min<std::int64_t>(cfg.get_int("router.vc_depth_flits"), 65535)) : 65535;
+  lim.size_rule = vct ? "router.vc_depth_flits = " + std::to_string(cfg.get_int("router.vc_depth_flits")) +
+                            ": virtual cut-through needs a VC to hold a whole packet"
+                      : "the longest packet a flit can name";
+  return lim;
+}
+
 }  // namespace
 
 SingleRouterNetwork::SingleRouterNetwork(const Config& cfg, const Clock& clock) : Network(cfg, clock) {}
@@ -204,14 +217,7 @@ void Network::make_endpoints(const Config& cfg, int nodes) {
     if (batch)
       throw ConfigError("config error: traffic.mode = batch sends packets of traffic.pattern; with traffic.source = "
                         "trace the trace gives the packets (allowed: traffic.mode = open)");
-    TraceLimits lim;
-    lim.nodes = nodes;
-    lim.time_scale = cfg.get_float("traffic.trace_time_scale");
-    lim.max_packet_flits = vct ? int(std::min<std::int64_t>(cfg.get_int("router.vc_depth_flits"), 65535)) : 65535;
-    lim.size_rule = vct ? "router.vc_depth_flits = " + std::to_string(cfg.get_int("router.vc_depth_flits")) +
-                              ": virtual cut-through needs a VC to hold a whole packet"
-                        : "the longest packet a flit can name";
-    auto trace = std::make_unique<TraceWorkload>(read_trace_file(file, lim), nodes);
+    auto trace = std::make_unique<TraceWorkload>(read_trace_file(file, trace_limits(cfg, nodes)), nodes);
     finite_ = trace.get();
     workload_ = std::move(trace);
   } else {
