@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -91,6 +92,11 @@ Table results_table(const std::vector<std::string>& keys, const std::vector<std:
   t.header = keys;
   for (auto h : {"offered", "accepted", "min-node", "lat-avg", "p50", "p99", "max", "net-lat", "hops", "saturated"})
     t.header.push_back(h);
+  // Batch and trace runs: the cycle the last packet arrived.
+  const bool finite = std::any_of(results.begin(), results.end(), [](const json& r) {
+    return !r.is_null() && r.value("workload", std::string("open")) != "open";
+  });
+  if (finite) t.header.push_back("completion");
   for (std::size_t i = 0; i < results.size(); ++i) {
     std::vector<std::string> row = key_values[i];
     const json& r = results[i];
@@ -107,6 +113,7 @@ Table results_table(const std::vector<std::string>& keys, const std::vector<std:
       row.push_back(f1(r["network_latency_avg"].get<double>()));
       row.push_back(fmt::format("{:.2f}", r["hops_avg"].get<double>()));
       row.push_back(r["saturated"].get<bool>() ? "yes" : "no");
+      if (finite) row.push_back(std::to_string(r.value("completion_cycles", std::uint64_t{0})));
     }
     t.rows.push_back(row);
   }
