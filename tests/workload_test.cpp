@@ -220,6 +220,20 @@ TEST(BatchRun, SameSeedSameResultsAndOutputsCarryCompletion) {
       << row;
 }
 
+TEST(BatchRun, SweepOfTheWindowShowsCompletion) {
+  const std::string json = temp_path("s.json");
+  auto r = nwnsim("sweep --set router.radix=16 --set traffic.mode=batch --set traffic.batch_packets=50 "
+                  "--set traffic.load=1.0 --vary traffic.batch_max_outstanding=1,4 -j 2 --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("saturated  completion"), std::string::npos) << r.output;
+  const auto points = nlohmann::json::parse(slurp(json))["points"];
+  ASSERT_EQ(points.size(), 2u);
+  const auto one = points[0]["results"]["completion_cycles"].get<std::uint64_t>();
+  const auto four = points[1]["results"]["completion_cycles"].get<std::uint64_t>();
+  EXPECT_LT(four, one) << "more packets in flight finish sooner";
+  EXPECT_GE(one, 49u * 7u + 6u);
+}
+
 TEST(BatchRun, ZeroLoadAndSaturationSearchAreErrors) {
   auto r = nwnsim("run --set traffic.mode=batch --set traffic.load=0");
   EXPECT_EQ(r.exit_code, 2);
