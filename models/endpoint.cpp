@@ -1,8 +1,10 @@
 #include "endpoint.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
+#include "bits.hpp"
 #include "ring.hpp"
 
 namespace nwn {
@@ -26,8 +28,8 @@ class NetworkInterface : public sc_core::sc_module {
         queue_(16),
         credits_(p.vcs, p.router_buffer_depth_flits) {
     from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
-    inject_.set_sender(owner);
-    eject_.set_receiver(owner);
+    inject_.set_sender(owner, id);
+    eject_.set_receiver(owner, id);
     deliver_ext_ = new PacketExtension;
     deliver_.set_extension(deliver_ext_);
   }
@@ -40,13 +42,16 @@ class NetworkInterface : public sc_core::sc_module {
     for (std::size_t i = 0; i < queue_.size(); ++i) n += queue_.at(i).size_flits;
     return n - sent_of_current_;
   }
-  Cycle next_arrival() const { return std::min(eject_.next_flit_arrival(), inject_.next_credit_arrival()); }
   std::uint64_t ejected() const { return ejected_; }
   std::uint64_t window_ejected() const { return window_ejected_; }
 
-  void step(Cycle now) {
+  void take_credits(Cycle now) {
     while (inject_.credit_ready(now)) ++credits_[inject_.pop_credit()];
+  }
+  void take_flits(Cycle now) {
     while (eject_.flit_ready(now)) receive(eject_.pop_flit(), now);
+  }
+  void inject_if_possible(Cycle now) {
     if (!queue_.empty() && inject_.can_send(now)) inject(now);
   }
 
@@ -194,19 +199,25 @@ void Terminal::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
 
 Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
                      PacketObserver* observer, const Clock& clock)
-    : sc_module(name), next_creation_(nodes, kNever), workload_(workload), observer_(observer), clock_(clock) {
+    : sc_module(name), workload_(workload), observer_(observer), clock_(clock) {
+  is_active_.assign(nodes, 0);
+  creations_.reserve(nodes);
+  active_.reserve(nodes);
   for (int n = 0; n < nodes; ++n) {
     terminals_.push_back(std::make_unique<Terminal>(("terminal" + std::to_string(n)).c_str(), n, observer));
     nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), n, p, this));
     terminals_[n]->to_ni.bind(nis_[n]->from_terminal);
     nis_[n]->to_terminal.bind(terminals_[n]->from_ni);
-    next_creation_[n] = workload_->next_creation(n, 0);
+    const Cycle first = workload_->next_creation(n, 0);
+    if (first != kNever) creations_.push_back({first, n});
   }
+  std::make_heap(creations_.begin(), creations_.end(), std::greater<>());
   ext_ = new PacketExtension;
   trans_.set_extension(ext_);
   trans_.set_command(tlm::TLM_WRITE_COMMAND);
+  pending_flits_.assign(bits::words_for(nodes), 0);
+  pending_credits_.assign(bits::words_for(nodes), 0);
   closed_loop_ = workload_->closed_loop();
-  SC_METHOD(tick);
 }
 
 Endpoints::~Endpoints() = default;
@@ -222,30 +233,45 @@ std::uint64_t Endpoints::queued_flits() const {
 std::uint64_t Endpoints::ejected_flits_of(int node) const { return nis_.at(node)->ejected(); }
 std::uint64_t Endpoints::window_ejected_flits_of(int node) const { return nis_.at(node)->window_ejected(); }
 
-void Endpoints::wake_at(Cycle cycle) {
-  if (!sleeping_) return;
-  const Cycle now = clock_.now();
-  wake_.notify(clock_.delay(cycle > now ? cycle - now : 0));
+void Endpoints::flits_pending(int node) {
+  if (bits::test(pending_flits_.data(), node)) return;
+  bits::set(pending_flits_.data(), node);
+  ++pending_;
 }
 
-void Endpoints::create_packets(int node, Cycle now) {
-  while (next_creation_[node] <= now) {
-    const PacketSpec spec = workload_->make_packet(node, now);
-    PacketExtension& e = *ext_;
-    e = PacketExtension{};
-    e.packet_id = next_packet_id_++;
-    e.src = node;
-    e.dst = spec.dst;
-    e.size_flits = std::uint16_t(spec.size_flits);
-    e.cls = std::uint8_t(spec.cls);
-    e.created_cycle = now;
-    e.measured = now >= measure_begin_ && now < measure_end_;
-    if (tracer_) trace_create(node, now);
-    created_flits_ += spec.size_flits;
-    if (e.measured) window_created_flits_ += spec.size_flits;
-    observer_->on_created(e);
-    terminals_[node]->send(trans_);
-    next_creation_[node] = workload_->next_creation(node, now + 1);
+void Endpoints::credits_pending(int node) {
+  if (bits::test(pending_credits_.data(), node)) return;
+  bits::set(pending_credits_.data(), node);
+  ++pending_;
+}
+
+void Endpoints::activate(int node) {
+  if (is_active_[node]) return;
+  is_active_[node] = 1;
+  active_.push_back(node);
+}
+
+void Endpoints::create_packet(int node, Cycle now) {
+  const PacketSpec spec = workload_->make_packet(node, now);
+  PacketExtension& e = *ext_;
+  e = PacketExtension{};
+  e.packet_id = next_packet_id_++;
+  e.src = node;
+  e.dst = spec.dst;
+  e.size_flits = std::uint16_t(spec.size_flits);
+  e.cls = std::uint8_t(spec.cls);
+  e.created_cycle = now;
+  e.measured = now >= measure_begin_ && now < measure_end_;
+  if (tracer_) trace_create(node, now);
+  created_flits_ += spec.size_flits;
+  if (e.measured) window_created_flits_ += spec.size_flits;
+  observer_->on_created(e);
+  terminals_[node]->send(trans_);
+  activate(node);
+  const Cycle next = workload_->next_creation(node, now + 1);
+  if (next != kNever) {
+    creations_.push_back({next, node});
+    std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
   }
 }
 
@@ -267,40 +293,49 @@ void Endpoints::trace_create(int node, Cycle now) {
   tracer_->record(TraceEvent::Create, now, f, nis_[node]->basename(), TraceHop{});
 }
 
+// A closed-loop source that was waiting for a delivery gets its next
+// creation back on the heap (deliveries come before creations in a tick).
 void Endpoints::delivered(int src, Cycle now) {
-  if (!workload_->on_delivered(src, now) || next_creation_[src] != kNever) return;
-  next_creation_[src] = workload_->next_creation(src, now + 1);
-  rearmed_ = std::min(rearmed_, next_creation_[src]);
+  if (!workload_->on_delivered(src, now)) return;
+  const Cycle next = workload_->next_creation(src, now + 1);
+  if (next == kNever) return;
+  creations_.push_back({next, src});
+  std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
 }
 
-void Endpoints::tick() {
-  const Cycle now = clock_.now();
-  if (now == last_cycle_) {
-    next_trigger(clock_.period);
-    return;
+void Endpoints::tick(Cycle now) {
+  for (std::size_t w = 0; w < pending_credits_.size(); ++w)
+    for (std::uint64_t word = pending_credits_[w]; word; word &= word - 1) {
+      const int n = int(w * 64 + __builtin_ctzll(word));
+      nis_[n]->take_credits(now);
+      if (nis_[n]->inject_link()->credits_drained()) {
+        bits::reset(pending_credits_.data(), n);
+        --pending_;
+      }
+    }
+  for (std::size_t w = 0; w < pending_flits_.size(); ++w)
+    for (std::uint64_t word = pending_flits_[w]; word; word &= word - 1) {
+      const int n = int(w * 64 + __builtin_ctzll(word));
+      nis_[n]->take_flits(now);
+      if (nis_[n]->eject_link()->flits_drained()) {
+        bits::reset(pending_flits_.data(), n);
+        --pending_;
+      }
+    }
+  // Packets are numbered in (cycle, node) order, whatever the heap's layout.
+  while (!creations_.empty() && creations_.front().at <= now) {
+    std::pop_heap(creations_.begin(), creations_.end(), std::greater<>());
+    const int node = creations_.back().node;
+    creations_.pop_back();
+    create_packet(node, now);  // one packet; its next creation goes back on the heap
   }
-  last_cycle_ = now;
-  sleeping_ = false;
-  bool busy = false;
-  Cycle next = kNever;
-  rearmed_ = kNever;
-  for (int n = 0; n < int(nis_.size()); ++n) {
-    create_packets(n, now);
-    nis_[n]->step(now);
-    busy = busy || nis_[n]->busy();
-    next = std::min(next, std::min(next_creation_[n], nis_[n]->next_arrival()));
+  std::size_t kept = 0;
+  for (int node : active_) {
+    nis_[node]->inject_if_possible(now);
+    if (nis_[node]->busy()) active_[kept++] = node;
+    else is_active_[node] = 0;
   }
-  next = std::min(next, rearmed_);  // sources a delivery re-armed after their turn in the loop
-  if (busy || next <= now + 1) {
-    next_trigger(clock_.period);
-    return;
-  }
-  sleeping_ = true;
-  if (next == kNever) {
-    next_trigger(wake_);
-  } else {
-    next_trigger(clock_.delay(next - now), wake_);
-  }
+  active_.resize(kept);
 }
 
 }  // namespace nwn

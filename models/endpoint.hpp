@@ -6,8 +6,11 @@
 // keeps an unbounded source queue (open-loop measurement), cuts packets into
 // flits, injects them with credit flow control, reassembles arriving flits
 // and delivers each packet to its Terminal's target socket when the tail
-// arrives. All terminals and interfaces are stepped by one SystemC method,
-// which sleeps while nothing is queued or arriving.
+// arrives. All terminals and interfaces are one component of the kernel
+// (models/kernel.hpp). In a cycle it visits only the nodes with something to
+// do: packets due (a heap of creation cycles), flits or credits pending on
+// their links (marked when the links are published), or a source queue to
+// inject from (the active list).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -20,6 +23,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "clock.hpp"
+#include "kernel.hpp"
 #include "link.hpp"
 #include "packet_tracer.hpp"
 
@@ -59,8 +63,9 @@ class Workload {
   // Closed-loop workloads (a node waits for its packets to be delivered)
   // return true; the endpoints then report every delivery to on_delivered.
   virtual bool closed_loop() const { return false; }
-  // A packet created by `src` was delivered. Returns true if `src`, which had
-  // stopped (next_creation gave kNever), may create packets again.
+  // A packet created by `src` was delivered. Returns true only if `src` had
+  // stopped (its last next_creation gave kNever) and may create packets
+  // again: the endpoints then ask next_creation once more.
   virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
 };
 
@@ -97,9 +102,8 @@ class Terminal : public sc_core::sc_module {
   PacketObserver* observer_;
 };
 
-class Endpoints : public sc_core::sc_module, public Wakeable {
+class Endpoints : public sc_core::sc_module, public Clocked {
  public:
-  SC_HAS_PROCESS(Endpoints);
   Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
             PacketObserver* observer, const Clock& clock);
   ~Endpoints() override;
@@ -111,7 +115,15 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   // Packets created in [begin, end) are marked for measurement.
   void set_measure_window(Cycle begin, Cycle end) { measure_begin_ = begin; measure_end_ = end; }
 
-  void wake_at(Cycle cycle) override;
+  // Kernel interface.
+  bool active(Cycle now) const override {
+    return !active_.empty() || pending_ > 0 || (!creations_.empty() && creations_.front().at <= now);
+  }
+  void tick(Cycle now) override;
+  Cycle next_wake() const override { return creations_.empty() ? kNever : creations_.front().at; }
+  int weight() const override { return nodes() / 2 + 1; }
+  void flits_pending(int node) override;
+  void credits_pending(int node) override;
   // Debug tracing of the packets `tracer` wants (nullptr: off).
   void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
 
@@ -125,14 +137,24 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   std::uint64_t window_ejected_packets() const { return window_ejected_packets_; }
 
  private:
-  void tick();
-  void create_packets(int node, Cycle now);
+  void create_packet(int node, Cycle now);
+  void activate(int node);
   void delivered(int src, Cycle now);  // closed-loop workloads only
   [[gnu::cold, gnu::noinline]] void trace_create(int node, Cycle now);
 
+  struct Creation {
+    Cycle at;
+    int node;
+    bool operator>(const Creation& o) const { return at != o.at ? at > o.at : node > o.node; }
+  };
+
   std::vector<std::unique_ptr<Terminal>> terminals_;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
-  std::vector<Cycle> next_creation_;
+  std::vector<Creation> creations_;  // min-heap on (cycle, node): the next packet of every node
+  std::vector<std::uint64_t> pending_flits_, pending_credits_;  // per node: eject flits, inject credits
+  int pending_ = 0;
+  std::vector<int> active_;              // nodes whose source queue holds packets
+  std::vector<std::uint8_t> is_active_;
   Workload* workload_;
   PacketObserver* observer_;
   Clock clock_;
@@ -141,11 +163,7 @@ class Endpoints : public sc_core::sc_module, public Wakeable {
   std::uint64_t next_packet_id_ = 0;
   std::uint64_t created_flits_ = 0, ejected_flits_ = 0, window_created_flits_ = 0, window_ejected_packets_ = 0;
   Cycle measure_begin_ = kNever, measure_end_ = kNever;
-  sc_core::sc_event wake_;
-  bool sleeping_ = false;
-  Cycle last_cycle_ = kNever;
   bool closed_loop_ = false;
-  Cycle rearmed_ = kNever;  // earliest creation re-armed by a delivery in this tick
   PacketTracer* tracer_ = nullptr;
   friend class NetworkInterface;
 };

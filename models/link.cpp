@@ -7,8 +7,8 @@ namespace nwn {
 Link::Link(std::string name, const LinkParams& p)
     : name_(std::move(name)),
       params_(p),
-      flits_(std::size_t(p.latency_cycles) + 4),
-      credits_(std::size_t(p.credit_latency_cycles) + 4) {
+      flits_(4),
+      credits_(4) {
   if (p.latency_cycles < 1)
     throw std::invalid_argument("link " + name_ + ": latency_cycles must be >= 1, got " + std::to_string(p.latency_cycles));
   if (p.credit_latency_cycles < 1)

@@ -1,26 +1,44 @@
 // A point-to-point channel: flits travel one way with a fixed latency, credits
-// travel back with their own latency. Every item carries its arrival cycle, so
-// a sender may write in the same cycle a receiver reads, in any order: with a
-// latency of at least one cycle, what the receiver sees never depends on
-// which of the two was evaluated first. This is the two-phase cycle of the
-// model, without a per-port sc_signal.
+// travel back with their own latency. Every item carries its arrival cycle,
+// and every latency is at least one cycle, so what a receiver reads in a
+// cycle was sent in an earlier one: the two-phase cycle of the model,
+// without a per-port sc_signal.
+//
+// Publication. Under the Kernel (models/kernel.hpp), what a link end sends
+// during a cycle becomes visible to the other end only when the kernel
+// publishes the link after the cycle (the link waits in its sender's
+// outbox). Until then the reader's view of the queue does not change, so
+// routers on different threads can run the same cycle while writing each
+// other's links, and results do not depend on the thread count. Publishing
+// also tells the reading end which of its inputs has something pending, so
+// it visits only those. Without an outbox (a link driven by hand, as in the
+// subswitch tests) a send is published at once.
 //
 // Serialization: a flit of F bits on a W-bit channel occupies the channel for
 // F/W cycles; the sender may not start the next flit before then.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "flit.hpp"
-#include "ring.hpp"
 
 namespace nwn {
 
-// Something that sleeps while idle and must be woken when an item will arrive.
-class Wakeable {
+class Link;
+
+// An end of links (a router, the endpoints).
+class LinkEnd {
  public:
-  virtual ~Wakeable() = default;
-  virtual void wake_at(Cycle cycle) = 0;
+  virtual ~LinkEnd() = default;
+  // Links this end sent on during the current cycle, for the kernel to
+  // publish; null: publish each send at once.
+  std::vector<Link*>* outbox = nullptr;
+  // Published: input `tag` (this end's numbering) has flits to read from a
+  // later cycle on; output `tag` has credits to read.
+  virtual void flits_pending(int tag) = 0;
+  virtual void credits_pending(int tag) = 0;
 };
 
 struct LinkParams {
@@ -31,59 +49,147 @@ struct LinkParams {
   int width_bits = 64;
 };
 
+// A FIFO of timed items in a fixed ring, written by one end and read by the
+// other; the reader sees the items up to the last publish().
+template <typename T>
+class DelayQueue {
+ public:
+  struct Timed {
+    Cycle at;
+    T item;
+  };
+  explicit DelayQueue(std::size_t capacity = 4) { reserve(capacity); }
+
+  // Setup only (no items in flight, or none past the first slots).
+  void reserve(std::size_t capacity) {
+    std::size_t c = 1;
+    while (c < capacity) c <<= 1;
+    if (c <= slots_.size()) return;
+    std::vector<Timed> bigger(c);
+    for (std::size_t i = 0; i < size(); ++i) bigger[i] = at(i);
+    tail_ -= head_;
+    visible_tail_ -= head_;
+    head_ = 0;
+    slots_.swap(bigger);
+  }
+  // Writer. A queue that must grow under the kernel (`may_grow` false)
+  // means a capacity bound was wrong: an error, not a silent reallocation
+  // under a reader on another thread.
+  void push(Cycle when, const T& v, bool may_grow) {
+    if (tail_ - head_ == slots_.size()) {
+      if (!may_grow) throw std::logic_error("link queue over its capacity bound");
+      reserve(slots_.size() * 2);
+    }
+    slots_[tail_ & (slots_.size() - 1)] = Timed{when, v};
+    ++tail_;
+  }
+  void publish() { visible_tail_ = tail_; }
+
+  // Reader.
+  bool ready(Cycle now) const { return head_ != visible_tail_ && slots_[head_ & (slots_.size() - 1)].at <= now; }
+  bool drained() const { return head_ == visible_tail_; }
+  const T& front() const { return slots_[head_ & (slots_.size() - 1)].item; }
+  Cycle front_at() const { return slots_[head_ & (slots_.size() - 1)].at; }
+  void pop() { ++head_; }
+
+  // Inspection between cycles: every item sent and not yet read.
+  std::size_t size() const { return std::size_t(tail_ - head_); }
+  const Timed& at(std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+
+ private:
+  std::vector<Timed> slots_;
+  std::uint64_t head_ = 0, tail_ = 0, visible_tail_ = 0;
+};
+
 class Link {
  public:
-  Link(std::string name, const LinkParams& p);
+  Link(std::string name, const LinkParams& p);  // checks the latencies (>= 1 cycle)
 
   const std::string& name() const { return name_; }
   const LinkParams& params() const { return params_; }
 
-  void set_receiver(Wakeable* w) { receiver_ = w; }
-  void set_sender(Wakeable* w) { sender_ = w; }
+  void set_receiver(LinkEnd* end, int tag) { receiver_ = end; receiver_tag_ = tag; }
+  void set_sender(LinkEnd* end, int tag) { sender_ = end; sender_tag_ = tag; }
+  // Capacity bounds, set when the link is wired: flits a sender with
+  // `extra_cycles` of pipeline can have in flight, credits a receiver with
+  // `buffer_flits` of buffer can owe.
+  void reserve_flits(int extra_cycles) {
+    flits_.reserve(std::size_t(extra_cycles + params_.latency_cycles) / std::size_t(params_.serialization_cycles) + 2);
+  }
+  void reserve_credits(int buffer_flits) { credits_.reserve(std::size_t(buffer_flits) + 1); }
 
   // Sender side. `extra_cycles` adds pipeline delay before the wire (e.g.
   // switch traversal stages); it must be the same for every flit of a link.
   bool can_send(Cycle now) const { return now >= busy_until_; }
   void send(const Flit& f, Cycle now, int extra_cycles = 0) {
     busy_until_ = now + params_.serialization_cycles;
-    Cycle at = now + extra_cycles + params_.latency_cycles;
-    flits_.push(Timed<Flit>{at, f});
+    flits_.push(now + extra_cycles + params_.latency_cycles, f, sender_ == nullptr || sender_->outbox == nullptr);
     ++flits_sent_;
-    if (receiver_) receiver_->wake_at(at);
+    if (!flits_dirty_) announce(sender_, flits_dirty_);
   }
-  bool credit_ready(Cycle now) const { return !credits_.empty() && credits_.front().at <= now; }
-  int pop_credit() { int vc = credits_.front().item; credits_.pop(); return vc; }
+  bool credit_ready(Cycle now) const { return credits_.ready(now); }
+  bool credits_drained() const { return credits_.drained(); }
+  int pop_credit() {
+    const int vc = credits_.front();
+    credits_.pop();
+    return vc;
+  }
 
   // Receiver side.
-  bool flit_ready(Cycle now) const { return !flits_.empty() && flits_.front().at <= now; }
-  Flit pop_flit() { Flit f = flits_.front().item; flits_.pop(); return f; }
+  bool flit_ready(Cycle now) const { return flits_.ready(now); }
+  bool flits_drained() const { return flits_.drained(); }
+  Flit pop_flit() {
+    Flit f = flits_.front();
+    flits_.pop();
+    return f;
+  }
   void send_credit(int vc, Cycle now) {
-    Cycle at = now + params_.credit_latency_cycles;
-    credits_.push(Timed<int>{at, vc});
-    if (sender_) sender_->wake_at(at);
+    credits_.push(now + params_.credit_latency_cycles, vc, receiver_ == nullptr || receiver_->outbox == nullptr);
+    if (!credits_dirty_) announce(receiver_, credits_dirty_);
+  }
+
+  // Makes this cycle's sends visible to the other ends (the kernel, between cycles).
+  void publish() {
+    if (flits_dirty_) publish_flits();
+    if (credits_dirty_) publish_credits();
   }
 
   // Inspection (conservation checks, idle detection, stuck reports).
   std::size_t flits_in_flight() const { return flits_.size(); }
-  Cycle next_flit_arrival() const { return flits_.empty() ? kNever : flits_.front().at; }
-  Cycle next_credit_arrival() const { return credits_.empty() ? kNever : credits_.front().at; }
   const Flit& flit_in_flight(std::size_t i) const { return flits_.at(i).item; }
   std::uint64_t flits_sent() const { return flits_sent_; }
 
  private:
-  template <typename T>
-  struct Timed {
-    Cycle at;
-    T item;
-  };
+  // `dirty` belongs to the writing end (flits: sender; credits: receiver),
+  // so the two ends never write the same flag.
+  void announce(LinkEnd* writer, bool& dirty) {
+    dirty = true;
+    if (writer && writer->outbox) writer->outbox->push_back(this);
+    else if (&dirty == &flits_dirty_) publish_flits();
+    else publish_credits();
+  }
+  void publish_flits() {
+    flits_dirty_ = false;
+    flits_.publish();
+    if (receiver_) receiver_->flits_pending(receiver_tag_);
+  }
+  void publish_credits() {
+    credits_dirty_ = false;
+    credits_.publish();
+    if (sender_) sender_->credits_pending(sender_tag_);
+  }
+
   std::string name_;
   LinkParams params_;
-  Ring<Timed<Flit>> flits_;
-  Ring<Timed<int>> credits_;
+  DelayQueue<Flit> flits_;
+  DelayQueue<int> credits_;
   Cycle busy_until_ = 0;
   std::uint64_t flits_sent_ = 0;
-  Wakeable* receiver_ = nullptr;
-  Wakeable* sender_ = nullptr;
+  LinkEnd* receiver_ = nullptr;
+  LinkEnd* sender_ = nullptr;
+  int receiver_tag_ = 0, sender_tag_ = 0;
+  bool flits_dirty_ = false;   // written by the sender
+  bool credits_dirty_ = false; // written by the receiver
 };
 
 }  // namespace nwn

@@ -47,6 +47,9 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     subswitches_.push_back(std::make_unique<Subswitch>(std::string(basename()) + "." + spec.name, int(s), sp, this));
     port_base_.push_back(int(router_input_of_.size()));
     router_input_of_.resize(router_input_of_.size() + spec.inputs, -1);
+    out_base_.push_back(int(output_ref_.size()));
+    for (int i = 0; i < spec.inputs; ++i) input_ref_.push_back({std::uint32_t(s), std::uint32_t(i)});
+    for (int o = 0; o < spec.outputs; ++o) output_ref_.push_back({std::uint32_t(s), std::uint32_t(o)});
   }
   for (std::size_t i = 0; i < d.inputs.size(); ++i)
     router_input_of_[port_base_[d.inputs[i].ss] + d.inputs[i].port] = int(i);
@@ -60,33 +63,39 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
                                            std::to_string(c.from_port) + "->" + d.subswitches[c.to_ss].name + "." +
                                            std::to_string(c.to_port),
                                        lp);
-    link->set_sender(this);
-    link->set_receiver(this);
+    link->set_sender(this, out_base_[c.from_ss] + c.from_port);
+    link->set_receiver(this, port_base_[c.to_ss] + c.to_port);
     subswitches_[c.from_ss]->connect_output(c.from_port, link.get(), d.subswitches[c.to_ss].vc_depth_flits);
     subswitches_[c.to_ss]->connect_input(c.to_port, link.get());
     internal_.push_back(std::move(link));
   }
-  SC_METHOD(tick);
-  dont_initialize();
-  sensitive << wake_;
+  pending_inputs_.assign(bits::words_for(int(input_ref_.size())), 0);
+  pending_outputs_.assign(bits::words_for(int(output_ref_.size())), 0);
+  weight_ = int(input_ref_.size());
 }
 
 void Router::attach_input(int port, Link* link) {
   const PortAttachment& a = org_.description.inputs.at(port);
   subswitches_[a.ss]->connect_input(a.port, link);
-  link->set_receiver(this);
+  link->set_receiver(this, port_base_[a.ss] + a.port);
 }
 
 void Router::attach_output(int port, Link* link, int downstream_depth_flits) {
   const PortAttachment& a = org_.description.outputs.at(port);
   subswitches_[a.ss]->connect_output(a.port, link, downstream_depth_flits);
-  link->set_sender(this);
+  link->set_sender(this, out_base_[a.ss] + a.port);
 }
 
-void Router::wake_at(Cycle cycle) {
-  if (!sleeping_) return;
-  const Cycle now = clock_.now();
-  wake_.notify(clock_.delay(cycle > now ? cycle - now : 0));
+void Router::flits_pending(int input) {
+  if (bits::test(pending_inputs_.data(), input)) return;
+  bits::set(pending_inputs_.data(), input);
+  ++pending_;
+}
+
+void Router::credits_pending(int output) {
+  if (bits::test(pending_outputs_.data(), output)) return;
+  bits::set(pending_outputs_.data(), output);
+  ++pending_;
 }
 
 RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
@@ -107,31 +116,38 @@ RouteDecision Router::route_traced(int subswitch, int in_port, Flit& head) {
   return d;
 }
 
-void Router::tick() {
-  const Cycle now = clock_.now();
-  if (now == last_cycle_) {  // a wake notification landed on a cycle already run
-    next_trigger(clock_.period);
-    return;
-  }
-  last_cycle_ = now;
-  sleeping_ = false;
+void Router::tick(Cycle now) {
+  // Arrivals first: every link takes at least a cycle, so nothing sent in
+  // this cycle can arrive in it, and the order of the subswitches is free.
+  for (std::size_t w = 0; w < pending_inputs_.size(); ++w)
+    for (std::uint64_t word = pending_inputs_[w]; word; word &= word - 1) {
+      const int i = int(w * 64 + __builtin_ctzll(word));
+      Subswitch& ss = *subswitches_[input_ref_[i].ss];
+      const int port = int(input_ref_[i].port);
+      ss.receive_flits(port, now);
+      if (ss.input_link(port)->flits_drained()) {
+        bits::reset(pending_inputs_.data(), i);
+        --pending_;
+      }
+    }
+  for (std::size_t w = 0; w < pending_outputs_.size(); ++w)
+    for (std::uint64_t word = pending_outputs_[w]; word; word &= word - 1) {
+      const int o = int(w * 64 + __builtin_ctzll(word));
+      Subswitch& ss = *subswitches_[output_ref_[o].ss];
+      const int port = int(output_ref_[o].port);
+      ss.receive_credits(port, now);
+      if (ss.output_link(port)->credits_drained()) {
+        bits::reset(pending_outputs_.data(), o);
+        --pending_;
+      }
+    }
   bool busy = false;
   for (auto& ss : subswitches_) {
-    ss->cycle(now);
+    if (!ss->has_flits()) continue;
+    ss->step(now);
     busy = busy || ss->has_flits();
   }
-  if (busy) {
-    next_trigger(clock_.period);
-    return;
-  }
-  Cycle next = kNever;
-  for (auto& ss : subswitches_) next = std::min(next, ss->next_arrival());
-  sleeping_ = true;
-  if (next == kNever) {
-    next_trigger(wake_);
-  } else {
-    next_trigger(clock_.delay(next > now ? next - now : 1), wake_);
-  }
+  busy_ = busy;
 }
 
 std::uint64_t Router::buffered_flits() const {

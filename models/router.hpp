@@ -1,7 +1,8 @@
-// A router: the subswitches and internal links of its organization, run by a
-// single SystemC method. The method runs every cycle while any buffer holds a
-// flit, and sleeps otherwise until a link announces an arrival (wake_at), so
-// an idle router costs nothing.
+// A router: the subswitches and internal links of its organization, run by
+// the kernel (models/kernel.hpp) in the cycles it has work: flits in a
+// buffer, or flits or credits pending on a link. Published links mark their
+// inputs pending, and a cycle visits only those: an idle router costs one
+// check a cycle, and a busy one polls no idle link.
 #pragma once
 #include <iosfwd>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <systemc>
 
 #include "clock.hpp"
+#include "kernel.hpp"
 #include "link.hpp"
 #include "organization.hpp"
 #include "subswitch.hpp"
@@ -43,9 +45,8 @@ struct RouterActivity {
   RouterActivity operator-(const RouterActivity& o) const;
 };
 
-class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouting {
+class Router : public sc_core::sc_module, public Clocked, public SubswitchRouting {
  public:
-  SC_HAS_PROCESS(Router);
   Router(sc_core::sc_module_name name, int id, const RouterParams& p, GlobalRouting* global, const Clock& clock);
 
   int id() const { return id_; }
@@ -58,7 +59,12 @@ class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouti
   void attach_input(int port, Link* link);
   void attach_output(int port, Link* link, int downstream_depth_flits);
 
-  void wake_at(Cycle cycle) override;
+  // Kernel interface.
+  bool active(Cycle) const override { return busy_ || pending_ > 0; }
+  void tick(Cycle now) override;
+  int weight() const override { return weight_; }
+  void flits_pending(int input) override;
+  void credits_pending(int output) override;
   RouteDecision route(int subswitch, int in_port, Flit& head) override;
 
   std::uint64_t buffered_flits() const;
@@ -73,9 +79,11 @@ class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouti
   void report_buffers(std::ostream& os) const;
 
  private:
-  void tick();
   // route() for a packet chosen for debug tracing: also records the decision.
   [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
+  struct PortRef {
+    std::uint32_t ss, port;
+  };
 
   int id_;
   Organization org_;
@@ -85,10 +93,14 @@ class Router : public sc_core::sc_module, public Wakeable, public SubswitchRouti
   std::vector<std::unique_ptr<Link>> internal_;
   std::vector<int> router_input_of_;  // (ss, port) -> router input port or -1, flattened
   std::vector<int> port_base_;        // first flattened index of each subswitch's inputs
+  std::vector<int> out_base_;         // first flattened index of each subswitch's outputs
+  std::vector<PortRef> input_ref_, output_ref_;  // flattened index -> subswitch and port
+  // Inputs with flits and outputs with credits published and not yet read.
+  std::vector<std::uint64_t> pending_inputs_, pending_outputs_;
+  int pending_ = 0;    // bits set in both
+  bool busy_ = false;  // a buffer held flits after the last tick
+  int weight_ = 1;
   std::vector<std::uint64_t> heatmap_;
-  sc_core::sc_event wake_;
-  bool sleeping_ = true;  // until the first arrival
-  Cycle last_cycle_ = kNever;
 };
 
 }  // namespace nwn

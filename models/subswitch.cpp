@@ -37,11 +37,15 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   }
 }
 
-void Subswitch::connect_input(int port, Link* link) { in_.at(port).link = link; }
+void Subswitch::connect_input(int port, Link* link) {
+  in_.at(port).link = link;
+  link->reserve_credits(params_.vcs * params_.vc_depth_flits);
+}
 
 void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits) {
   OutputPort& o = out_.at(port);
   o.link = link;
+  link->reserve_flits(params_.sa_cycles + params_.st_cycles);
   o.track_credits = downstream_depth_flits > 0;
   o.credits.assign(params_.vcs, o.track_credits ? downstream_depth_flits : 0);
   o.vc_owned.assign(params_.vcs, 0);
@@ -55,17 +59,15 @@ int Subswitch::output_credits(int port) const {
   return n;
 }
 
-Cycle Subswitch::next_arrival() const {
-  Cycle next = kNever;
-  for (const auto& i : in_)
-    if (i.link) next = std::min(next, i.link->next_flit_arrival());
-  for (const auto& o : out_)
-    if (o.link) next = std::min(next, o.link->next_credit_arrival());
-  return next;
+void Subswitch::cycle(Cycle now) {
+  for (int p = 0; p < params_.inputs; ++p)
+    if (in_[p].link) receive_flits(p, now);
+  for (int p = 0; p < params_.outputs; ++p)
+    if (out_[p].link) receive_credits(p, now);
+  step(now);
 }
 
-void Subswitch::cycle(Cycle now) {
-  receive(now);
+void Subswitch::step(Cycle now) {
   if (buffered_flits_ == 0) return;
   route_and_allocate_vcs(now);
   allocate_switch(now);
@@ -80,34 +82,34 @@ void Subswitch::start_packet_if_any(InputVc& v, Cycle ready) {
   v.ready = ready;
 }
 
-void Subswitch::receive(Cycle now) {
-  for (int p = 0; p < params_.inputs; ++p) {
-    Link* link = in_[p].link;
-    while (link && link->flit_ready(now)) {
-      Flit f = link->pop_flit();
-      if (f.vc < 0 || f.vc >= params_.vcs)
-        throw std::logic_error(name_ + ": flit arrived on invalid VC " + std::to_string(f.vc));
-      InputVc& v = vc_at(p, f.vc);
-      if (int(v.q.size()) >= params_.vc_depth_flits)
-        throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " +
-                               std::to_string(f.vc) + " (credit protocol violated)");
-      if (v.q.empty()) bits::set(occupied_.data(), p * params_.vcs + f.vc);
-      v.q.push(f);
-      ++buffered_flits_;
-      ++activity_.buffer_writes;
-      if (f.traced) trace(TraceEvent::Buffer, now, p, f.vc, f);
-      if (v.state == VcState::Idle) {
-        if (!f.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
-        v.state = VcState::Routing;
-        v.ready = now + rc_cycles(p);
-      }
+void Subswitch::receive_flits(int p, Cycle now) {
+  Link* link = in_[p].link;
+  while (link->flit_ready(now)) {
+    Flit f = link->pop_flit();
+    if (f.vc < 0 || f.vc >= params_.vcs)
+      throw std::logic_error(name_ + ": flit arrived on invalid VC " + std::to_string(f.vc));
+    InputVc& v = vc_at(p, f.vc);
+    if (int(v.q.size()) >= params_.vc_depth_flits)
+      throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " +
+                             std::to_string(f.vc) + " (credit protocol violated)");
+    if (v.q.empty()) bits::set(occupied_.data(), p * params_.vcs + f.vc);
+    v.q.push(f);
+    ++buffered_flits_;
+    ++activity_.buffer_writes;
+    if (f.traced) trace(TraceEvent::Buffer, now, p, f.vc, f);
+    if (v.state == VcState::Idle) {
+      if (!f.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
+      v.state = VcState::Routing;
+      v.ready = now + rc_cycles(p);
     }
   }
-  for (auto& o : out_) {
-    while (o.link && o.link->credit_ready(now)) {
-      int vc = o.link->pop_credit();
-      if (o.track_credits) ++o.credits[vc];
-    }
+}
+
+void Subswitch::receive_credits(int p, Cycle now) {
+  OutputPort& o = out_[p];
+  while (o.link->credit_ready(now)) {
+    const int vc = o.link->pop_credit();
+    if (o.track_credits) ++o.credits[vc];
   }
 }
 

@@ -71,8 +71,14 @@ class Subswitch {
   Link* input_link(int port) const { return in_[port].link; }
   Link* output_link(int port) const { return out_[port].link; }
 
-  // One clock cycle: receive flits and credits, route, allocate, traverse.
+  // One clock cycle: receive flits and credits (polling every link), then step.
   void cycle(Cycle now);
+  // The parts of a cycle, for an owner that knows which links deliver
+  // (models/calendar.hpp): take the flits readable now on input `port`, the
+  // credits readable now on output `port`; then route, allocate, traverse.
+  void receive_flits(int port, Cycle now);
+  void receive_credits(int port, Cycle now);
+  void step(Cycle now);
 
   // Debug tracing of flits with Flit::traced set (nullptr: off).
   void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
@@ -91,8 +97,6 @@ class Subswitch {
   const SubswitchActivity& activity() const { return activity_; }
   // Credits of output `port` summed over VCs (a large number if untracked).
   int output_credits(int port) const;
-  // Earliest cycle at which an input flit or output credit will arrive.
-  Cycle next_arrival() const;
 
   // Lists every non-empty VC buffer: port, VC, state, route, credits, front packet.
   void report_buffers(std::ostream& os) const;
@@ -123,7 +127,6 @@ class Subswitch {
 
   InputVc& vc_at(int port, int vc) { return vcs_[std::size_t(port) * params_.vcs + vc]; }
   const InputVc& vc_at(int port, int vc) const { return vcs_[std::size_t(port) * params_.vcs + vc]; }
-  void receive(Cycle now);
   void route_and_allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);

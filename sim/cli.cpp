@@ -33,6 +33,7 @@ struct ConfigArgs {
   std::vector<std::string> sets;
   std::string allocator;  // --allocator: router.allocator_impl
   std::string trace_rtl;  // --trace-rtl: router.rtl_trace_file
+  int threads = 0;        // --threads: sim.threads
 };
 
 void add_config_args(CLI::App* cmd, ConfigArgs& a) {
@@ -46,6 +47,8 @@ void add_config_args(CLI::App* cmd, ConfigArgs& a) {
   cmd->add_option("--trace-rtl", a.trace_rtl,
                   "VCD of one RTL switch allocator (router.rtl_trace_file; window: router.rtl_trace_from/_cycles)")
       ->type_name("FILE");
+  cmd->add_option("--threads", a.threads, "threads per simulation (sim.threads); results do not depend on it")
+      ->check(CLI::Range(1, 256));
 }
 
 Config load_config(const ConfigArgs& a) {
@@ -54,6 +57,7 @@ Config load_config(const ConfigArgs& a) {
   for (auto& s : a.sets) cfg.set_override(s);
   if (!a.allocator.empty()) cfg.set_override("router.allocator_impl=" + a.allocator);
   if (!a.trace_rtl.empty()) cfg.set_override("router.rtl_trace_file=" + a.trace_rtl);
+  if (a.threads > 0) cfg.set_override("sim.threads=" + std::to_string(a.threads));
   return cfg;
 }
 

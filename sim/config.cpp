@@ -29,6 +29,8 @@ std::vector<KeySpec> base_schema() {
        "after the window, wait at most this long for marked packets; a point that does not drain is saturated"},
       {"sim.watchdog_cycles", V::Int, "5000", 10, 1e9, nullptr, "cycles",
        "flits in the network and no flit moving for this long ends the run with a report of the stuck buffers"},
+      {"sim.threads", V::Int, "1", 1, 256, nullptr, "threads",
+       "threads that run the routers of one simulation; results are identical for any count (run --threads N)"},
       {"sim.clock_ghz", V::Float, "5", 0.001, 1000, nullptr, "GHz", "datapath clock (the paper: 5 GHz)"},
       {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",
        "count packets from each input port to each output port of every router (run --heatmap FILE)"},

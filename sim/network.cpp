@@ -127,6 +127,13 @@ std::vector<int> Network::port_map(const std::string& assignment, const std::vec
   return map;
 }
 
+void Network::start(int threads) {
+  if (kernel_) throw std::logic_error("network: start() called twice");
+  std::vector<Clocked*> components{endpoints_.get()};
+  for (auto& r : routers_) components.push_back(r.get());
+  kernel_ = std::make_unique<Kernel>("kernel", components, threads, clock_);
+}
+
 void Network::enable_heatmaps_if(const Config& cfg) {
   if (cfg.get_bool("sim.heatmap"))
     for (auto& r : routers_) r->enable_heatmap();

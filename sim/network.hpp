@@ -47,6 +47,11 @@ class Network {
   static std::vector<int> port_map(const std::string& assignment, const std::vector<int>& group_sizes, int radix);
   // Ports left unconnected get idle channels (the topology never routes to them).
   void close_unused_ports();
+  // Puts the endpoints and routers under one kernel (models/kernel.hpp) with
+  // `threads` threads (before the simulation starts; once). The result does
+  // not depend on the thread count.
+  void start(int threads);
+  int threads() const { return kernel_ ? kernel_->threads() : 0; }
 
  protected:
   RouterParams router_params(const Config& cfg, int radix) const;
@@ -68,6 +73,7 @@ class Network {
   std::vector<std::unique_ptr<Link>> links_;  // router-to-router channels
   std::vector<std::unique_ptr<GlobalRouting>> routing_;
   std::vector<std::vector<std::uint8_t>> port_used_;  // per router: input attached, output attached (2 bits)
+  std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
 
 using TopologyFactory = std::function<std::unique_ptr<Network>(const Config&, const Clock&)>;

@@ -71,6 +71,7 @@ bool PacketTraceWriter::wants(std::uint64_t id) const {
 }
 
 void PacketTraceWriter::record(TraceEvent e, Cycle now, const Flit& f, const std::string& unit, const TraceHop& h) {
+  const std::lock_guard<std::mutex> lock(mutex_);
   line_.clear();
   auto out = std::back_inserter(line_);
   fmt::format_to(out, "{} {} {} {} {}", now, f.packet_id, flit_kind(f), event_name(e), unit);

@@ -2,9 +2,12 @@
 // endpoints, routers and subswitches, one line per flit event (format in
 // docs/WORKLOADS.md). Chosen by packet id (sim.packet_trace_ids) or every
 // Nth packet (sim.packet_trace_every); written to sim.packet_trace_file.
+// With sim.threads > 1 the lines of one cycle may come in another order
+// (each line is whole); with one thread the file is reproducible.
 #pragma once
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,7 @@ class PacketTraceWriter final : public PacketTracer {
   std::vector<std::uint64_t> ids_;  // sorted
   std::uint64_t every_;
   fmt::memory_buffer line_;  // reused: no allocation per event once grown
+  std::mutex mutex_;         // routers on several threads (sim.threads) record concurrently
 };
 
 // The tracer the config asks for, hooked into the network's endpoints and

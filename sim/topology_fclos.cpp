@@ -31,15 +31,16 @@ struct FclosShape {
   int h = 16;      // half radix
   int levels = 3;  // n
   int per_level = 0;
-  int digit(int x, int j) const {
-    for (int i = 0; i < j; ++i) x /= h;
-    return x % h;
+  std::vector<int> power;  // h^j, j = 0 .. levels
+  void set(int half_radix, int n) {
+    h = half_radix;
+    levels = n;
+    power.assign(n + 1, 1);
+    for (int j = 1; j <= n; ++j) power[j] = power[j - 1] * h;
+    per_level = power[n - 1];
   }
-  int set_digit(int x, int j, int v) const {
-    int p = 1;
-    for (int i = 0; i < j; ++i) p *= h;
-    return x - digit(x, j) * p + v * p;
-  }
+  int digit(int x, int j) const { return x / power[j] % h; }
+  int set_digit(int x, int j, int v) const { return x + (v - digit(x, j)) * power[j]; }
 };
 
 class FclosRouting final : public GlobalRouting {
@@ -53,8 +54,8 @@ class FclosRouting final : public GlobalRouting {
     const int id = router.id();
     const int level = id / s_.per_level, w = id % s_.per_level;
     const int p = head.dst;
-    bool ancestor = true;
-    for (int j = level; j < s_.levels - 1 && ancestor; ++j) ancestor = s_.digit(w, j) == s_.digit(p, j + 1);
+    // <w, l> is an ancestor of p when w_j = p_(j+1) for every j >= l.
+    const bool ancestor = w / s_.power[level] == p / s_.power[level + 1];
     int logical;
     if (ancestor) {
       logical = s_.digit(p, level);  // down port
@@ -93,17 +94,16 @@ class FclosNetwork final : public Network {
     const int k = int(cfg.get_int("router.radix"));
     if (k % 2 != 0 || k < 4)
       throw ConfigError(fmt::format("config error: router.radix = {}: fclos needs an even radix >= 4", k));
-    FclosShape s;
-    s.h = k / 2;
-    s.levels = int(cfg.get_int("network.fclos_levels"));
+    const int levels = int(cfg.get_int("network.fclos_levels"));
     double nodes_d = 1;
-    for (int i = 0; i < s.levels; ++i) nodes_d *= s.h;
+    for (int i = 0; i < levels; ++i) nodes_d *= k / 2;
     if (nodes_d > 4e6)
       throw ConfigError(fmt::format("config error: fclos with router.radix = {} and network.fclos_levels = {} has {} "
                                     "nodes; at most 4,000,000 are allowed",
-                                    k, s.levels, nodes_d));
-    const int nodes = int(nodes_d);
-    s.per_level = nodes / s.h;
+                                    k, levels, nodes_d));
+    FclosShape s;
+    s.set(k / 2, levels);
+    const int nodes = s.power[levels];
     const std::string& routing = cfg.get_string("network.routing");
     UpChoice choice;
     if (routing == "auto" || routing == "random") choice = UpChoice::Random;

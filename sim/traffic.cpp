@@ -181,9 +181,13 @@ PacketSpec BatchWorkload::make_packet(int node, Cycle now) {
   return inner_->make_packet(node, now);
 }
 
+// True exactly when `src` had stopped at the outstanding limit (its last
+// next_creation gave kNever) and may go on: the endpoints then ask for its
+// next creation.
 bool BatchWorkload::on_delivered(int src, Cycle) {
+  const bool was_waiting = outstanding_[src] == params_.max_outstanding;
   --outstanding_[src];
-  return created_[src] < params_.packets_per_node;
+  return was_waiting && created_[src] < params_.packets_per_node;
 }
 
 }  // namespace nwn

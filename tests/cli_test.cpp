@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "sim_util.hpp"
 
 namespace nwn {
@@ -34,6 +36,26 @@ TEST(Cli, SameConfigAndSeedGiveBitIdenticalJson) {
   EXPECT_FALSE(slurp(a).empty());
   EXPECT_EQ(slurp(a), slurp(b));
   EXPECT_NE(slurp(a), slurp(c)) << "a different seed should change the results";
+}
+
+// The kernel runs the routers of a cycle on several threads; what a router
+// reads cannot change during the cycle, so the results are bit-identical
+// (an adaptive routing that reads credits and a multi-subswitch router too).
+TEST(Cli, ThreadCountDoesNotChangeResults) {
+  const std::string net =
+      "--set network.topology=hyperx --set network.hyperx_s=4,4 --set network.hyperx_t=4 --set router.radix=16 "
+      "--set router.org=fc --set network.routing=minad --set traffic.load=0.4 --set sim.warmup_cycles=300 "
+      "--set sim.measure_cycles=1000 ";
+  std::string results[3];
+  for (int t = 1; t <= 3; ++t) {
+    const std::string path = temp_path("t" + std::to_string(t) + ".json");
+    ASSERT_EQ(nwnsim("run " + net + "--threads " + std::to_string(t) + " --json " + path).exit_code, 0);
+    const auto j = nlohmann::json::parse(slurp(path));
+    results[t - 1] = j.at("results").dump();
+    EXPECT_GT(j.at("results").at("packets_measured").get<int>(), 1000);
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[0], results[2]);
 }
 
 TEST(Cli, SweepMatchesSingleRunsWhateverTheParallelism) {

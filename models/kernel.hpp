@@ -1,0 +1,79 @@
+// The per-cycle kernel: one SystemC method that runs every clocked
+// component of a network (its routers and endpoints) once per cycle, on one
+// or more threads, and publishes the links they wrote between cycles.
+//
+// A cycle has two phases. In the first, each thread runs its own share of
+// the components; a component reads only what its links published before
+// the cycle and writes only its own state and its links' write sides (the
+// sends wait in the thread's outbox). In the second, the kernel publishes
+// the outboxes, which also marks the inputs that have something pending.
+// Nothing a component reads can change while the cycle runs, so the result
+// is the same on one thread or many, in any order: bit-identical.
+//
+// Idle components cost one check a cycle (`active()`); when every component
+// is idle the method sleeps until the earliest `next_wake()`.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <systemc>
+
+#include "clock.hpp"
+#include "link.hpp"
+
+namespace nwn {
+
+class Clocked : public LinkEnd {
+ public:
+  // Work to do this cycle (flits held, inputs pending, packets due).
+  virtual bool active(Cycle now) const = 0;
+  virtual void tick(Cycle now) = 0;
+  // For an inactive component: the first cycle it needs to run again by
+  // itself (kNever: only when a link delivers to it).
+  virtual Cycle next_wake() const { return kNever; }
+  // Relative cost, to balance threads (e.g. subswitches in a router).
+  virtual int weight() const { return 1; }
+};
+
+class Kernel : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Kernel);
+  // `threads` >= 1. Components are split into contiguous runs of about
+  // equal weight, one per thread.
+  Kernel(sc_core::sc_module_name name, std::vector<Clocked*> components, int threads, const Clock& clock);
+  ~Kernel() override;
+
+  int threads() const { return int(shares_.size()); }
+
+ private:
+  struct Share {
+    std::vector<Clocked*> components;
+    std::vector<Link*> outbox;
+    std::exception_ptr error;
+  };
+  void cycle();
+  void run_share(Share& s, Cycle now);
+  void worker(std::size_t index);
+
+  std::vector<Clocked*> all_;
+  std::vector<Share> shares_;
+  Clock clock_;
+  Cycle last_cycle_ = kNever;
+  sc_core::sc_event never_;
+
+  // Worker threads wait for a cycle number, run their share, and report done.
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_cv_;
+  std::atomic<std::uint64_t> start_generation_{0};
+  std::atomic<int> running_{0};
+  std::atomic<bool> stop_{false};
+  Cycle cycle_now_ = 0;
+};
+
+}  // namespace nwn
