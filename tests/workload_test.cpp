@@ -220,6 +220,20 @@ TEST(BatchRun, SameSeedSameResultsAndOutputsCarryCompletion) {
       << row;
 }
 
+// The closed loop re-arms sources inside the endpoints' tick: the kernel's
+// thread count must not change anything.
+TEST(BatchRun, ThreadsDoNotChangeResults) {
+  const std::string one = temp_path("t1.json"), three = temp_path("t3.json");
+  const std::string run = "run --set router.org=fc --set router.radix=16 --set traffic.mode=batch "
+                          "--set traffic.batch_packets=200 --set traffic.load=0.8 "
+                          "--set traffic.batch_max_outstanding=3 --quiet ";
+  ASSERT_EQ(nwnsim(run + "--threads 1 --json " + one).exit_code, 0);
+  ASSERT_EQ(nwnsim(run + "--threads 3 --json " + three).exit_code, 0);
+  const auto a = nlohmann::json::parse(slurp(one))["results"], b = nlohmann::json::parse(slurp(three))["results"];
+  EXPECT_EQ(a, b);
+  EXPECT_TRUE(a["drained"].get<bool>());
+}
+
 TEST(BatchRun, SweepOfTheWindowShowsCompletion) {
   const std::string json = temp_path("s.json");
   auto r = nwnsim("sweep --set router.radix=16 --set traffic.mode=batch --set traffic.batch_packets=50 "
