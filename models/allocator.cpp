@@ -17,40 +17,27 @@ Allocator::Allocator(const AllocatorParams& p)
       in_grant_(p.inputs, -1),
       out_grant_(p.outputs, -1) {
   if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument("allocator needs at least one input and one output");
-  active_inputs_.reserve(p.inputs);
-  touched_outputs_.reserve(p.outputs);
+  active_inputs_.items.assign(p.inputs, 0);
+  touched_outputs_.items.assign(p.outputs, 0);
 }
 
 void Allocator::clear() {
   for (int in : active_inputs_) {
-    for (int w = 0; w < row_words_; ++w) rows_[std::size_t(in) * row_words_ + w] = 0;
+    bits::clear(&rows_[std::size_t(in) * row_words_], row_words_);
     in_grant_[in] = -1;
     row_active_[in] = 0;
   }
   for (int out : touched_outputs_) {
-    for (int w = 0; w < col_words_; ++w) cols_[std::size_t(out) * col_words_ + w] = 0;
+    bits::clear(&cols_[std::size_t(out) * col_words_], col_words_);
     out_grant_[out] = -1;
     col_active_[out] = 0;
   }
-  active_inputs_.clear();
-  touched_outputs_.clear();
-}
-
-void Allocator::request(int in, int out) {
-  if (!row_active_[in]) {
-    row_active_[in] = 1;
-    active_inputs_.push_back(in);
-  }
-  if (!col_active_[out]) {
-    col_active_[out] = 1;
-    touched_outputs_.push_back(out);
-  }
-  bits::set(&rows_[std::size_t(in) * row_words_], out);
-  bits::set(&cols_[std::size_t(out) * col_words_], in);
+  active_inputs_.count = 0;
+  touched_outputs_.count = 0;
 }
 
 void Allocator::allocate() {
-  if (active_inputs_.empty()) return;
+  if (active_inputs_.count == 0) return;
   compute();
 }
 

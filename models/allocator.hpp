@@ -33,16 +33,36 @@ class Allocator {
 
   // Requests for one allocation round.
   void clear();
-  void request(int in, int out);
+  void request(int in, int out) {
+    if (!row_active_[in]) {
+      row_active_[in] = 1;
+      active_inputs_.items[active_inputs_.count++] = in;
+    }
+    if (!col_active_[out]) {
+      col_active_[out] = 1;
+      touched_outputs_.items[touched_outputs_.count++] = out;
+    }
+    bits::set(&rows_[std::size_t(in) * row_words_], out);
+    bits::set(&cols_[std::size_t(out) * col_words_], in);
+  }
   bool requested(int in, int out) const { return bits::test(row(in), out); }
-  bool has_requests() const { return !active_inputs_.empty(); }
+  bool has_requests() const { return active_inputs_.count > 0; }
 
   // Compute grants from the current requests and update priority state.
   void allocate();
 
   int grant_of_input(int in) const { return in_grant_[in]; }
   int grant_of_output(int out) const { return out_grant_[out]; }
-  const std::vector<int>& active_inputs() const { return active_inputs_; }
+  // A fixed array with a count: requests never allocate.
+  struct IndexList {
+    std::vector<int> items;
+    int count = 0;
+    const int* begin() const { return items.data(); }
+    const int* end() const { return items.data() + count; }
+    int size() const { return count; }
+    int operator[](int i) const { return items[i]; }
+  };
+  const IndexList& active_inputs() const { return active_inputs_; }
 
  protected:
   virtual void compute() = 0;  // fills in_grant_/out_grant_ via grant()
@@ -50,7 +70,7 @@ class Allocator {
 
   const std::uint64_t* row(int in) const { return &rows_[std::size_t(in) * row_words_]; }
   const std::uint64_t* col(int out) const { return &cols_[std::size_t(out) * col_words_]; }
-  const std::vector<int>& touched_outputs() const { return touched_outputs_; }
+  const IndexList& touched_outputs() const { return touched_outputs_; }
 
   int inputs_, outputs_, iterations_;
 
@@ -59,8 +79,8 @@ class Allocator {
   std::vector<std::uint64_t> rows_;  // inputs x outputs
   std::vector<std::uint64_t> cols_;  // outputs x inputs (transpose)
   std::vector<std::uint8_t> row_active_, col_active_;
-  std::vector<int> active_inputs_;   // inputs with at least one request
-  std::vector<int> touched_outputs_;  // outputs with at least one request
+  IndexList active_inputs_;    // inputs with at least one request
+  IndexList touched_outputs_;  // outputs with at least one request
   std::vector<int> in_grant_, out_grant_;
 };
 

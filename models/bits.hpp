@@ -10,6 +10,22 @@ inline void set(std::uint64_t* w, int i) { w[i >> 6] |= std::uint64_t{1} << (i &
 inline void reset(std::uint64_t* w, int i) { w[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
 inline bool test(const std::uint64_t* w, int i) { return (w[i >> 6] >> (i & 63)) & 1U; }
 
+// Zeroes n words; short rows (the common case) without a call to memset.
+inline void clear(std::uint64_t* w, int nwords) {
+  switch (nwords) {
+    case 1: w[0] = 0; return;
+    case 2: w[0] = w[1] = 0; return;
+    default:
+      for (int i = 0; i < nwords; ++i) w[i] = 0;
+  }
+}
+
+// First set bit of x at or after `start` (< 64), wrapping around; x != 0.
+inline int first_cyclic(std::uint64_t x, int start) {
+  const std::uint64_t high = x & (~std::uint64_t{0} << start);
+  return __builtin_ctzll(high ? high : x);
+}
+
 inline bool any(const std::uint64_t* w, int nwords) {
   for (int i = 0; i < nwords; ++i)
     if (w[i]) return true;
@@ -34,6 +50,7 @@ inline int find_from(const std::uint64_t* w, int nbits, int from) {
 
 // Round-robin search: first set bit at or after `start`, wrapping around; -1 if none.
 inline int find_cyclic(const std::uint64_t* w, int nbits, int start) {
+  if (nbits <= 64) return w[0] ? first_cyclic(w[0], start) : -1;
   int i = find_from(w, nbits, start);
   if (i >= 0) return i;
   i = find_from(w, nbits, 0);

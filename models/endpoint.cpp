@@ -45,11 +45,14 @@ class NetworkInterface : public sc_core::sc_module {
   std::uint64_t ejected() const { return ejected_; }
   std::uint64_t window_ejected() const { return window_ejected_; }
 
-  void take_credits(Cycle now) {
+  // Each returns when the link's next item arrives (kNever: none pending).
+  Cycle take_credits(Cycle now) {
     while (inject_.credit_ready(now)) ++credits_[inject_.pop_credit()];
+    return inject_.next_credit_at();
   }
-  void take_flits(Cycle now) {
+  Cycle take_flits(Cycle now) {
     while (eject_.flit_ready(now)) receive(eject_.pop_flit(), now);
+    return eject_.next_flit_at();
   }
   void inject_if_possible(Cycle now) {
     if (!queue_.empty() && inject_.can_send(now)) inject(now);
@@ -217,6 +220,8 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
   trans_.set_command(tlm::TLM_WRITE_COMMAND);
   pending_flits_.assign(bits::words_for(nodes), 0);
   pending_credits_.assign(bits::words_for(nodes), 0);
+  next_flit_at_.assign(nodes, 0);
+  next_credit_at_.assign(nodes, 0);
   closed_loop_ = workload_->closed_loop();
 }
 
@@ -236,12 +241,14 @@ std::uint64_t Endpoints::window_ejected_flits_of(int node) const { return nis_.a
 void Endpoints::flits_pending(int node) {
   if (bits::test(pending_flits_.data(), node)) return;
   bits::set(pending_flits_.data(), node);
+  next_flit_at_[node] = 0;
   ++pending_;
 }
 
 void Endpoints::credits_pending(int node) {
   if (bits::test(pending_credits_.data(), node)) return;
   bits::set(pending_credits_.data(), node);
+  next_credit_at_[node] = 0;
   ++pending_;
 }
 
@@ -307,8 +314,9 @@ void Endpoints::tick(Cycle now) {
   for (std::size_t w = 0; w < pending_credits_.size(); ++w)
     for (std::uint64_t word = pending_credits_[w]; word; word &= word - 1) {
       const int n = int(w * 64 + __builtin_ctzll(word));
-      nis_[n]->take_credits(now);
-      if (nis_[n]->inject_link()->credits_drained()) {
+      if (next_credit_at_[n] > now) continue;
+      next_credit_at_[n] = nis_[n]->take_credits(now);
+      if (next_credit_at_[n] == kNever) {
         bits::reset(pending_credits_.data(), n);
         --pending_;
       }
@@ -316,8 +324,9 @@ void Endpoints::tick(Cycle now) {
   for (std::size_t w = 0; w < pending_flits_.size(); ++w)
     for (std::uint64_t word = pending_flits_[w]; word; word &= word - 1) {
       const int n = int(w * 64 + __builtin_ctzll(word));
-      nis_[n]->take_flits(now);
-      if (nis_[n]->eject_link()->flits_drained()) {
+      if (next_flit_at_[n] > now) continue;
+      next_flit_at_[n] = nis_[n]->take_flits(now);
+      if (next_flit_at_[n] == kNever) {
         bits::reset(pending_flits_.data(), n);
         --pending_;
       }

@@ -152,6 +152,7 @@ class Endpoints : public sc_core::sc_module, public Clocked {
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
   std::vector<Creation> creations_;  // min-heap on (cycle, node): the next packet of every node
   std::vector<std::uint64_t> pending_flits_, pending_credits_;  // per node: eject flits, inject credits
+  std::vector<Cycle> next_flit_at_, next_credit_at_;              // first pending arrival of each
   int pending_ = 0;
   std::vector<int> active_;              // nodes whose source queue holds packets
   std::vector<std::uint8_t> is_active_;

@@ -28,6 +28,8 @@ class IslipAllocator final : public Allocator {
   std::uint64_t* offers(int in) { return &offers_[std::size_t(in) * out_words_]; }
 
   void compute() override {
+    if (active_inputs().size() == 1) return compute_one_input();
+    if (in_words_ == 1 && out_words_ == 1) return compute_one_word();
     for (int in : active_inputs()) bits::set(unmatched_in_.data(), in);
     for (int it = 0; it < iterations_; ++it) {
       bool any_offer = false;
@@ -47,7 +49,7 @@ class IslipAllocator final : public Allocator {
         std::uint64_t* o = offers(in);
         int out = accept_arb_[in].arbitrate(o);
         if (out < 0) continue;
-        for (int w = 0; w < out_words_; ++w) o[w] = 0;
+        bits::clear(o, out_words_);
         grant(in, out);
         bits::reset(unmatched_in_.data(), in);
         if (it == 0) {
@@ -57,6 +59,46 @@ class IslipAllocator final : public Allocator {
       }
     }
     for (int in : active_inputs()) bits::reset(unmatched_in_.data(), in);
+  }
+
+  // One requesting input: every output it asks for offers itself to it, so
+  // the input's accept arbiter alone decides (the general rounds would
+  // compute the same grant and pointer moves).
+  void compute_one_input() {
+    const int in = active_inputs()[0];
+    const int out = accept_arb_[in].arbitrate(row(in));
+    grant(in, out);
+    accept_arb_[in].update(out);
+    grant_arb_[out].update(in);
+  }
+
+  // The general rounds on single-word masks (up to 64 inputs and outputs).
+  void compute_one_word() {
+    std::uint64_t unmatched = 0;
+    for (int in : active_inputs()) unmatched |= std::uint64_t{1} << in;
+    for (int it = 0; it < iterations_; ++it) {
+      bool any_offer = false;
+      for (int out : touched_outputs()) {
+        if (grant_of_output(out) >= 0) continue;
+        const std::uint64_t m = col(out)[0] & unmatched;
+        if (!m) continue;
+        offers_[bits::first_cyclic(m, grant_arb_[out].pointer())] |= std::uint64_t{1} << out;
+        any_offer = true;
+      }
+      if (!any_offer) break;
+      for (int in : active_inputs()) {
+        const std::uint64_t o = offers_[in];
+        if (!o) continue;
+        const int out = bits::first_cyclic(o, accept_arb_[in].pointer());
+        offers_[in] = 0;
+        grant(in, out);
+        unmatched &= ~(std::uint64_t{1} << in);
+        if (it == 0) {
+          accept_arb_[in].update(out);
+          grant_arb_[out].update(in);
+        }
+      }
+    }
   }
 
   std::vector<RoundRobinArbiter> accept_arb_, grant_arb_;

@@ -128,7 +128,8 @@ class Link {
     if (!flits_dirty_) announce(sender_, flits_dirty_);
   }
   bool credit_ready(Cycle now) const { return credits_.ready(now); }
-  bool credits_drained() const { return credits_.drained(); }
+  // Arrival cycle of the first credit not yet read (kNever: none published).
+  Cycle next_credit_at() const { return credits_.drained() ? kNever : credits_.front_at(); }
   int pop_credit() {
     const int vc = credits_.front();
     credits_.pop();
@@ -137,7 +138,8 @@ class Link {
 
   // Receiver side.
   bool flit_ready(Cycle now) const { return flits_.ready(now); }
-  bool flits_drained() const { return flits_.drained(); }
+  // Arrival cycle of the first flit not yet read (kNever: none published).
+  Cycle next_flit_at() const { return flits_.drained() ? kNever : flits_.front_at(); }
   Flit pop_flit() {
     Flit f = flits_.front();
     flits_.pop();

@@ -71,6 +71,8 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
   }
   pending_inputs_.assign(bits::words_for(int(input_ref_.size())), 0);
   pending_outputs_.assign(bits::words_for(int(output_ref_.size())), 0);
+  next_input_at_.assign(input_ref_.size(), 0);
+  next_output_at_.assign(output_ref_.size(), 0);
   weight_ = int(input_ref_.size());
 }
 
@@ -89,12 +91,14 @@ void Router::attach_output(int port, Link* link, int downstream_depth_flits) {
 void Router::flits_pending(int input) {
   if (bits::test(pending_inputs_.data(), input)) return;
   bits::set(pending_inputs_.data(), input);
+  next_input_at_[input] = 0;  // read the link at the next tick
   ++pending_;
 }
 
 void Router::credits_pending(int output) {
   if (bits::test(pending_outputs_.data(), output)) return;
   bits::set(pending_outputs_.data(), output);
+  next_output_at_[output] = 0;
   ++pending_;
 }
 
@@ -122,10 +126,9 @@ void Router::tick(Cycle now) {
   for (std::size_t w = 0; w < pending_inputs_.size(); ++w)
     for (std::uint64_t word = pending_inputs_[w]; word; word &= word - 1) {
       const int i = int(w * 64 + __builtin_ctzll(word));
-      Subswitch& ss = *subswitches_[input_ref_[i].ss];
-      const int port = int(input_ref_[i].port);
-      ss.receive_flits(port, now);
-      if (ss.input_link(port)->flits_drained()) {
+      if (next_input_at_[i] > now) continue;
+      next_input_at_[i] = subswitches_[input_ref_[i].ss]->receive_flits(int(input_ref_[i].port), now);
+      if (next_input_at_[i] == kNever) {
         bits::reset(pending_inputs_.data(), i);
         --pending_;
       }
@@ -133,10 +136,9 @@ void Router::tick(Cycle now) {
   for (std::size_t w = 0; w < pending_outputs_.size(); ++w)
     for (std::uint64_t word = pending_outputs_[w]; word; word &= word - 1) {
       const int o = int(w * 64 + __builtin_ctzll(word));
-      Subswitch& ss = *subswitches_[output_ref_[o].ss];
-      const int port = int(output_ref_[o].port);
-      ss.receive_credits(port, now);
-      if (ss.output_link(port)->credits_drained()) {
+      if (next_output_at_[o] > now) continue;
+      next_output_at_[o] = subswitches_[output_ref_[o].ss]->receive_credits(int(output_ref_[o].port), now);
+      if (next_output_at_[o] == kNever) {
         bits::reset(pending_outputs_.data(), o);
         --pending_;
       }

@@ -97,6 +97,8 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   std::vector<PortRef> input_ref_, output_ref_;  // flattened index -> subswitch and port
   // Inputs with flits and outputs with credits published and not yet read.
   std::vector<std::uint64_t> pending_inputs_, pending_outputs_;
+  // When the first pending item of each arrives: a cycle reads a link only then.
+  std::vector<Cycle> next_input_at_, next_output_at_;
   int pending_ = 0;    // bits set in both
   bool busy_ = false;  // a buffer held flits after the last tick
   int weight_ = 1;

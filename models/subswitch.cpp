@@ -82,7 +82,7 @@ void Subswitch::start_packet_if_any(InputVc& v, Cycle ready) {
   v.ready = ready;
 }
 
-void Subswitch::receive_flits(int p, Cycle now) {
+Cycle Subswitch::receive_flits(int p, Cycle now) {
   Link* link = in_[p].link;
   while (link->flit_ready(now)) {
     Flit f = link->pop_flit();
@@ -103,14 +103,16 @@ void Subswitch::receive_flits(int p, Cycle now) {
       v.ready = now + rc_cycles(p);
     }
   }
+  return link->next_flit_at();
 }
 
-void Subswitch::receive_credits(int p, Cycle now) {
+Cycle Subswitch::receive_credits(int p, Cycle now) {
   OutputPort& o = out_[p];
   while (o.link->credit_ready(now)) {
     const int vc = o.link->pop_credit();
     if (o.track_credits) ++o.credits[vc];
   }
+  return o.link->next_credit_at();
 }
 
 void Subswitch::route_and_allocate_vcs(Cycle now) {

@@ -74,10 +74,11 @@ class Subswitch {
   // One clock cycle: receive flits and credits (polling every link), then step.
   void cycle(Cycle now);
   // The parts of a cycle, for an owner that knows which links deliver
-  // (models/calendar.hpp): take the flits readable now on input `port`, the
-  // credits readable now on output `port`; then route, allocate, traverse.
-  void receive_flits(int port, Cycle now);
-  void receive_credits(int port, Cycle now);
+  // (models/router.hpp): take the flits readable now on input `port`, the
+  // credits readable now on output `port` (each returns when the link's next
+  // item arrives, kNever if it has none); then route, allocate, traverse.
+  Cycle receive_flits(int port, Cycle now);
+  Cycle receive_credits(int port, Cycle now);
   void step(Cycle now);
 
   // Debug tracing of flits with Flit::traced set (nullptr: off).

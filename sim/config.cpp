@@ -50,11 +50,16 @@ std::vector<KeySpec> base_schema() {
       {"sim.vcd_from", V::Int, "0", 0, 1e15, nullptr, "cycles", "first cycle the VCD records"},
       {"sim.vcd_cycles", V::Int, "1000", 1, 1e9, nullptr, "cycles", "cycles the VCD records"},
       {"network.topology", V::String, "single", 0, 0, topology_names, "",
-       "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T)"},
+       "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T); "
+       "the graph topologies of sim/topo/ (torus, mesh, slimfly, dragonfly, fattree, ...) with parameters "
+       "network.<topology>.*, simulated with a router.org router at every vertex (docs/TOPOLOGIES.md)"},
       {"network.routing", V::String, "auto", 0, 0,
-       fixed({"auto", "random", "deterministic", "greedy2", "dor", "minad", "valiant", "closad", "dal"}), "",
+       fixed({"auto", "random", "deterministic", "greedy2", "dor", "minimal", "minad", "valiant", "closad", "dal",
+              "ugal_l", "ugal_g"}),
+       "",
        "global routing; fclos: random (default), deterministic, greedy2; hyperx: dor (default), minad, valiant, "
-       "closad, dal"},
+       "closad, dal; graph topologies (torus, mesh, slimfly, dragonfly, ...): minimal (default), minad, valiant, "
+       "ugal_l, ugal_g, and dor (default) on torus and mesh (docs/TOPOLOGIES.md)"},
       {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
        "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
       {"network.port_assignment", V::String, "tied", 0, 0, fixed({"tied", "interleaved"}), "",
@@ -347,8 +352,11 @@ std::string Config::text(const std::string& key) const {
 
 std::string Config::to_toml() const {
   std::string out, section;
+  // The table is everything before the last dot, so the graph topologies'
+  // network.<name>.<param> keys go to [network.<name>] (a second [network]
+  // would not load back).
   for (auto& k : config_schema()) {
-    auto dot = k.key.find('.');
+    auto dot = k.key.rfind('.');
     std::string sec = k.key.substr(0, dot);
     if (sec != section) {
       out += (section.empty() ? "" : "\n") + std::string("[") + sec + "]\n";

@@ -50,6 +50,7 @@ nlohmann::ordered_json RunResult::to_json() const {
   a["channel_flits"] = window_activity.channel_flits;
   j["window_activity"] = a;
   if (!power.is_null()) j["power"] = power;
+  if (!heatmap.is_null()) j["heatmap"] = heatmap;
   return j;
 }
 
@@ -103,6 +104,25 @@ class Runner {
 };
 
 }  // namespace
+
+nlohmann::ordered_json bisection_crossing(const Network& net) {
+  std::uint64_t packets = 0, crossing = 0;
+  for (auto& router : net.routers()) {
+    const int k = router->radix();
+    const auto& h = router->heatmap();
+    for (int in = 0; in < k; ++in)
+      for (int out = 0; out < k; ++out) {
+        const std::uint64_t n = h[std::size_t(in) * k + out];
+        packets += n;
+        if ((in < k / 2) != (out < k / 2)) crossing += n;
+      }
+  }
+  nlohmann::ordered_json j;
+  j["packets"] = packets;
+  j["bisection_crossing"] = crossing;
+  j["bisection_crossing_fraction"] = packets ? double(crossing) / double(packets) : 0.0;
+  return j;
+}
 
 RunResult run_experiment(const Config& cfg, PerfResult* perf, const std::function<void(const Network&)>& inspect) {
   std::unique_ptr<Network> net = make_network(cfg, clock_from(cfg));
@@ -248,6 +268,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   r.flits_in_network = net->flits_in_network();
   r.flit_hops = net->flit_hops();
   r.power = network_power(cfg, *net, r);
+  if (cfg.get_bool("sim.heatmap")) r.heatmap = bisection_crossing(*net);
   if (r.flits_created != r.flits_ejected + r.flits_queued + r.flits_in_network) {
     std::ostringstream os;
     os << "flit conservation violated: created " << r.flits_created << " != ejected " << r.flits_ejected

@@ -41,6 +41,10 @@ struct RunResult {
   std::uint64_t window_flits_ejected = 0;
   RouterActivity window_activity;  // summed over routers
   nlohmann::ordered_json power;    // the routers' area and power in the window (sim/network_power.hpp)
+  // With sim.heatmap: packets routed through routers, and the fraction whose
+  // input and output ports lie in different halves of the router's physical
+  // ports (crossing its bisection; Fig. 10 of the NWN paper).
+  nlohmann::ordered_json heatmap;
 
   nlohmann::ordered_json to_json() const;
 };
@@ -89,6 +93,9 @@ class Watchdog {
 };
 
 class Network;
+
+// Packets that crossed the routers' bisections (from the heatmaps) over all packets routed.
+nlohmann::ordered_json bisection_crossing(const Network& net);
 
 // Runs one point: open-loop traffic gets warm-up, window and drain; batch
 // and trace workloads run until every packet is delivered (docs/WORKLOADS.md).

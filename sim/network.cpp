@@ -199,9 +199,10 @@ EndpointParams Network::endpoint_params(const Config& cfg) const {
   return ep;
 }
 
-void Network::make_endpoints(const Config& cfg, int nodes) {
+void Network::make_endpoints(const Config& cfg, int nodes, const RouterLayout* layout) {
   PatternParams pp;
   pp.nodes = nodes;
+  pp.layout = layout;
   pp.seed = std::uint64_t(cfg.get_int("sim.seed"));
   pp.hotspot_nodes = int(cfg.get_int("traffic.hotspot_nodes"));
   pp.hotspot_fraction = cfg.get_float("traffic.hotspot_fraction");

@@ -56,7 +56,9 @@ class Network {
  protected:
   RouterParams router_params(const Config& cfg, int radix) const;
   EndpointParams endpoint_params(const Config& cfg) const;
-  void make_endpoints(const Config& cfg, int nodes);
+  // layout: router-level knowledge for topology-aware patterns (worst_case);
+  // patterns copy what they need while the endpoints are built.
+  void make_endpoints(const Config& cfg, int nodes, const RouterLayout* layout = nullptr);
   // A pair of global channels between router ports (physical port numbers).
   void connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg);
   void attach_terminal(int node, Router& r, int port, int ejection_credits = 0);

@@ -142,6 +142,31 @@ PatternRegistration reg_randperm("randperm", [](const PatternParams& p) {
   return std::unique_ptr<TrafficPattern>(new Permutation(std::move(m)));
 });
 
+// Worst case for the topology (needs the network's RouterLayout): node i of
+// router r sends to node i (mod its node count) of router
+// worst_case_target[r]. With equal node counts per router this is a node
+// permutation, so no endpoint is oversubscribed and the bottleneck is the
+// network (the diameter-two paper's definition, §4.2).
+struct WorstCase final : TrafficPattern {
+  explicit WorstCase(const PatternParams& p) {
+    if (!p.layout || p.layout->worst_case_target.empty())
+      throw ConfigError("config error: traffic.pattern = worst_case needs a graph topology (network.topology = torus, "
+                        "mesh, slimfly, dragonfly, fattree, ...): the network chooses the adversarial router pairs");
+    map.resize(p.nodes);
+    const RouterLayout& l = *p.layout;
+    for (int n = 0; n < p.nodes; ++n) {
+      const int r = l.node_router[n], t = l.worst_case_target[r];
+      const int count = l.first_node[t + 1] - l.first_node[t];
+      map[n] = l.first_node[t] + (n - l.first_node[r]) % count;
+    }
+  }
+  int dest(int src, Rng&) override { return map[src]; }
+  std::vector<int> map;
+};
+PatternRegistration reg_worst_case("worst_case", [](const PatternParams& p) {
+  return std::unique_ptr<TrafficPattern>(new WorstCase(p));
+});
+
 }  // namespace
 
 SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<TrafficPattern> pattern)

@@ -14,11 +14,26 @@
 
 namespace nwn {
 
+// Router-level knowledge of a network, for patterns that depend on the
+// topology (worst_case). Networks that have it (the graph topologies) pass it
+// to Network::make_endpoints; other networks leave PatternParams::layout null
+// and those patterns refuse to run.
+struct RouterLayout {
+  std::vector<int> first_node;  // per router, plus one past the end: router r has nodes first_node[r] .. first_node[r+1]-1
+  std::vector<int> node_router;  // per node
+  // Per router: the router whose nodes its nodes send to under worst_case,
+  // a permutation of the routers with nodes chosen by the network to be
+  // adversarial for minimal routing; and how it was chosen.
+  std::vector<int> worst_case_target;
+  std::string worst_case_rule;
+};
+
 struct PatternParams {
   int nodes = 64;
   std::uint64_t seed = 1;
   int hotspot_nodes = 1;
   double hotspot_fraction = 0.2;
+  const RouterLayout* layout = nullptr;  // null: the network gives no router-level layout
 };
 
 class TrafficPattern {

@@ -31,25 +31,42 @@ void Graph::finalize() {
     throw std::logic_error(fmt::format("{}: {} routers but {} terminal counts", name, n, terminals.size()));
   if (!group.empty() && int(group.size()) != n)
     throw std::logic_error(fmt::format("{}: {} routers but {} group labels", name, n, group.size()));
-  // Pair the k-th channel a->b with the k-th channel b->a.
-  peer_port.assign(n, {});
-  std::map<std::pair<int, int>, std::vector<int>> ports_to;  // (a, b) -> ports of a toward b
+  // Pair the k-th channel a->b with the k-th channel b->a. Each router's
+  // ports sorted by far router (stable: port order within a far router), so
+  // "the k-th port of b toward a" is a binary search.
+  std::vector<std::vector<std::pair<int, int>>> by_far(n);  // (far router, port)
   for (int a = 0; a < n; ++a) {
-    peer_port[a].assign(links[a].size(), -1);
+    auto& v = by_far[a];
+    v.reserve(links[a].size());
     for (int i = 0; i < int(links[a].size()); ++i) {
       const int b = links[a][i];
       if (b < 0 || b >= n || b == a)
         throw std::logic_error(fmt::format("{}: router {} port {} leads to router {}", name, a, i, b));
-      ports_to[{a, b}].push_back(i);
+      v.push_back({b, i});
     }
+    std::sort(v.begin(), v.end());
   }
-  for (auto& [ab, ports] : ports_to) {
-    auto back = ports_to.find({ab.second, ab.first});
-    if (back == ports_to.end() || back->second.size() != ports.size())
-      throw std::logic_error(fmt::format("{}: router {} has {} channel(s) to router {} but {} back", name, ab.first,
-                                         ports.size(), ab.second,
-                                         back == ports_to.end() ? 0 : back->second.size()));
-    for (std::size_t k = 0; k < ports.size(); ++k) peer_port[ab.first][ports[k]] = back->second[k];
+  auto ports_toward = [&](int a, int b) {
+    const auto& v = by_far[a];
+    auto lo = std::lower_bound(v.begin(), v.end(), std::make_pair(b, -1));
+    auto hi = std::lower_bound(lo, v.end(), std::make_pair(b + 1, -1));
+    return std::make_pair(lo, hi);
+  };
+  peer_port.assign(n, {});
+  for (int a = 0; a < n; ++a) {
+    peer_port[a].assign(links[a].size(), -1);
+    const auto& v = by_far[a];
+    for (std::size_t j = 0; j < v.size();) {
+      const int b = v[j].first;
+      std::size_t end = j;
+      while (end < v.size() && v[end].first == b) ++end;
+      const auto [lo, hi] = ports_toward(b, a);
+      if (std::size_t(hi - lo) != end - j)
+        throw std::logic_error(fmt::format("{}: router {} has {} channel(s) to router {} but {} back", name, a,
+                                           end - j, b, hi - lo));
+      for (std::size_t k = 0; k < end - j; ++k) peer_port[a][v[j + k].second] = (lo + k)->second;
+      j = end;
+    }
   }
   endpoint_router_.clear();
   first_endpoint_.assign(n, 0);

@@ -55,11 +55,22 @@ std::vector<std::uint8_t> distances(const Graph& g);
 
 using GraphFactory = std::function<Graph(const Config&)>;
 
+// A figure a topology computes about itself beyond the generic graph
+// analysis (e.g. distances under its paper's routing, or its paper's cost
+// model), reported by `nwnsim topo analyze`.
+struct TopologyFigure {
+  std::string name;  // column name, e.g. "routed_avg_distance"
+  double value = 0;
+  std::string doc;   // what it is and where it comes from
+};
+using FigureFunction = std::function<std::vector<TopologyFigure>(const Config&, const Graph&)>;
+
 struct GraphTopology {
   std::string name;  // network.topology value
   std::string doc;   // one line: what it is and its parameters
   std::vector<KeySpec> keys;  // its parameters, named network.<name>.<param>
   GraphFactory build;         // throws ConfigError for parameters it cannot build
+  FigureFunction figures = nullptr;  // optional topology-specific figures
 };
 
 // Name -> topology. A generator registers itself at the bottom of its own

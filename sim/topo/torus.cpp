@@ -1,0 +1,110 @@
+#include "torus.hpp"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "graph.hpp"
+
+namespace nwn::topo {
+
+int TorusShape::step(int r, int i, int dir) const {
+  int stride = 1;
+  for (int j = 0; j < i; ++j) stride *= k[j];
+  const int c = coord(r, i);
+  int n = c + dir;
+  if (n < 0 || n >= k[i]) {
+    if (!wrap) return -1;
+    n = (n + k[i]) % k[i];
+  }
+  return r + (n - c) * stride;
+}
+
+int TorusShape::port(int r, int i, int dir) const {
+  if (wrap) return 2 * i + (dir > 0 ? 0 : 1);
+  int p = 0;
+  for (int j = 0; j < i; ++j) {
+    const int c = coord(r, j);
+    p += (c < k[j] - 1) + (c > 0);
+  }
+  const int c = coord(r, i);
+  if (dir > 0) return c < k[i] - 1 ? p : -1;
+  return c > 0 ? p + (c < k[i] - 1) : -1;
+}
+
+bool is_torus_topology(const std::string& name) { return name == "torus" || name == "mesh"; }
+
+TorusShape torus_shape(const Config& cfg) {
+  const std::string& name = cfg.get_string("network.topology");
+  if (!is_torus_topology(name)) throw std::logic_error("torus_shape: network.topology = " + name);
+  TorusShape s;
+  s.wrap = name == "torus";
+  const std::string key = "network." + name + ".dims";
+  const std::string text = cfg.get_string(key);
+  std::istringstream is(text);
+  std::string item;
+  double routers = 1;
+  while (std::getline(is, item, ',')) {
+    std::size_t pos = 0;
+    int v = -1;
+    try {
+      v = std::stoi(item, &pos);
+    } catch (...) {
+    }
+    while (pos < item.size() && item[pos] == ' ') ++pos;
+    if (item.empty() || pos != item.size() || v < 2 || v > 4096)
+      throw ConfigError(fmt::format("config error: {} = '{}': must be a comma-separated list of integers from 2 to "
+                                    "4096 (routers per dimension), e.g. \"8,8\"",
+                                    key, text));
+    s.k.push_back(v);
+    routers *= v;
+  }
+  if (s.k.empty() || s.k.size() > 8)
+    throw ConfigError(fmt::format("config error: {} = '{}': needs 1 to 8 dimensions", key, text));
+  s.t = int(cfg.get_int("network." + name + ".t"));
+  if (routers * s.t > 4e6)
+    throw ConfigError(fmt::format("config error: {} = '{}' with network.{}.t = {}: over 4,000,000 terminals", key,
+                                  text, name, s.t));
+  s.routers = int(routers);
+  return s;
+}
+
+namespace {
+
+Graph build_torus(const Config& cfg) {
+  const TorusShape s = torus_shape(cfg);
+  Graph g;
+  std::string dims;
+  for (int v : s.k) dims += (dims.empty() ? "" : "x") + std::to_string(v);
+  g.name = fmt::format("{} {} t={}", s.wrap ? "torus" : "mesh", dims, s.t);
+  g.terminals.assign(s.routers, s.t);
+  g.links.resize(s.routers);
+  for (int r = 0; r < s.routers; ++r)
+    for (int i = 0; i < s.dims(); ++i)
+      for (int dir : {+1, -1}) {
+        const int far = s.step(r, i, dir);
+        if (far >= 0) g.links[r].push_back(far);
+      }
+  return g;
+}
+
+std::vector<KeySpec> keys(const std::string& name, const char* what) {
+  return {
+      {"network." + name + ".dims", ValueType::String, "4,4", 0, 0, nullptr, "routers",
+       name + ": routers per dimension, comma-separated (" + what + ")"},
+      {"network." + name + ".t", ValueType::Int, "1", 1, 4096, nullptr, "terminals", name + ": terminals per router"},
+  };
+}
+
+GraphTopologyRegistration reg_torus({"torus",
+                                     "k-ary n-cube with wraparound channels; network.torus.dims = \"k0,k1,...\", "
+                                     "network.torus.t terminals per router",
+                                     keys("torus", "k-ary n-cube: the ring of each dimension wraps around"),
+                                     build_torus});
+GraphTopologyRegistration reg_mesh({"mesh",
+                                    "mesh (no wraparound); network.mesh.dims = \"k0,k1,...\", network.mesh.t "
+                                    "terminals per router",
+                                    keys("mesh", "no wraparound channels"), build_torus});
+
+}  // namespace
+}  // namespace nwn::topo

@@ -1,0 +1,71 @@
+// The fclos and hyperx graph generators give the router graph that the
+// simulator's networks (sim/topology_fclos.cpp, sim/topology_hyperx.cpp)
+// build: the same channel on every router port. Each TEST elaborates one
+// network (SystemC modules), so each runs in its own process under ctest.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+
+#include "sim/network.hpp"
+#include "sim/topo/graph.hpp"
+#include "sim_util.hpp"
+
+namespace nwn {
+namespace {
+
+// The network's router-to-router channels, read from their names
+// "<router>.<port>-><router>.<port>" (physical ports; tied = logical);
+// ports the topology leaves unconnected carry idle "unused" channels.
+struct ChannelsOf : Network {
+  static std::map<std::pair<int, int>, std::pair<int, int>> of(const Network& net) {
+    const auto member = &ChannelsOf::links_;  // names Network::links_
+    std::map<std::string, int> id;
+    for (auto& r : net.routers()) id[r->basename()] = r->id();
+    std::map<std::pair<int, int>, std::pair<int, int>> out;
+    const std::regex name(R"((.+)\.(\d+)->(.+)\.(\d+))");
+    for (auto& link : net.*member) {
+      std::smatch m;
+      const std::string n = link->name();
+      if (n.find(".unused-") != std::string::npos) continue;  // idle channels on unconnected ports
+      if (!std::regex_match(n, m, name)) {
+        ADD_FAILURE() << "channel name " << n;
+        continue;
+      }
+      out[{id.at(m[1]), std::stoi(m[2])}] = {id.at(m[3]), std::stoi(m[4])};
+    }
+    return out;
+  }
+};
+
+void expect_same_graph(const Config& cfg) {
+  auto net = make_network(cfg, clock_from(cfg));
+  const auto channels = ChannelsOf::of(*net);
+  const topo::Graph g = topo::build_graph(cfg);
+  ASSERT_EQ(int(net->routers().size()), g.routers());
+  std::size_t ports = 0;
+  for (int r = 0; r < g.routers(); ++r)
+    for (int i = 0; i < g.network_ports(r); ++i) {
+      ++ports;
+      const int port = g.terminals[r] + i, far = g.links[r][i];
+      const int far_port = g.terminals[far] + g.peer_port[r][i];
+      auto it = channels.find({r, port});
+      ASSERT_NE(it, channels.end()) << "router " << r << " port " << port << " has no channel in the network";
+      EXPECT_EQ(it->second, std::make_pair(far, far_port)) << "router " << r << " port " << port;
+    }
+  EXPECT_EQ(ports, channels.size());
+}
+
+TEST(TopoNetworkGraph, FclosGraphIsTheFclosNetwork) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  expect_same_graph(test::config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=3"}));
+}
+
+TEST(TopoNetworkGraph, HyperXGraphIsTheHyperXNetwork) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  expect_same_graph(test::config({"network.topology=hyperx", "network.hyperx_s=4,3,2", "network.hyperx_t=2",
+                                  "network.hyperx_k=2", "router.radix=16"}));
+}
+
+}  // namespace
+}  // namespace nwn
