@@ -41,6 +41,13 @@ void Allocator::allocate() {
   compute();
 }
 
+int Allocator::allocate_one(int in, int base, std::uint64_t mask) {
+  clear();
+  for (; mask; mask &= mask - 1) request(in, base + __builtin_ctzll(mask));
+  allocate();
+  return grant_of_input(in);
+}
+
 std::map<std::string, AllocatorFactory>& allocator_registry() {
   static std::map<std::string, AllocatorFactory> registry;
   return registry;

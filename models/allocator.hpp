@@ -50,6 +50,12 @@ class Allocator {
 
   // Compute grants from the current requests and update priority state.
   void allocate();
+  // The allocation of a round with one requester, `in`, asking for outputs
+  // base + b for the bits b of `mask`: returns the output granted (or -1)
+  // and updates the priority state exactly as clear(), request()s and
+  // allocate() would. An allocator may answer it without the matrix; the
+  // grant_of_*() of the round are then not set.
+  virtual int allocate_one(int in, int base, std::uint64_t mask);
 
   int grant_of_input(int in) const { return in_grant_[in]; }
   int grant_of_output(int out) const { return out_grant_[out]; }

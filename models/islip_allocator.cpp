@@ -61,6 +61,18 @@ class IslipAllocator final : public Allocator {
     for (int in : active_inputs()) bits::reset(unmatched_in_.data(), in);
   }
 
+  // One requester without the matrix: as compute_one_input, on the mask.
+  int allocate_one(int in, int base, std::uint64_t mask) override {
+    if (!mask) return -1;
+    const int rel = accept_arb_[in].pointer() - base;
+    std::uint64_t from = mask;
+    if (rel > 0) from = rel < 64 ? mask & (~std::uint64_t{0} << rel) : 0;
+    const int out = base + __builtin_ctzll(from ? from : mask);
+    accept_arb_[in].update(out);
+    grant_arb_[out].update(in);
+    return out;
+  }
+
   // One requesting input: every output it asks for offers itself to it, so
   // the input's accept arbiter alone decides (the general rounds would
   // compute the same grant and pointer moves).

@@ -32,6 +32,10 @@ class GlobalRouting {
   // Sets head.router_out and head.router_vc_lo/hi (the VCs the packet may use
   // on that output); may keep routing state in head.route_aux.
   virtual void route(Router& router, int in_port, Flit& head) = 0;
+  // True when route() reads the state of routers other than `router`: such a
+  // routing sees other routers mid-cycle, so the kernel runs on one thread
+  // (a fixed order) to keep results reproducible.
+  virtual bool reads_other_routers() const { return false; }
 };
 
 }  // namespace nwn

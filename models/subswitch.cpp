@@ -1,5 +1,6 @@
 #include "subswitch.hpp"
 
+#include <algorithm>
 #include <ostream>
 #include <stdexcept>
 
@@ -22,6 +23,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   vcs_.reserve(std::size_t(p.inputs) * p.vcs);
   for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(p.vc_depth_flits)});
   occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);
+  requests_.resize(std::size_t(p.inputs) * p.vcs);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   const AllocatorParams vc{p.inputs * p.vcs, p.outputs * p.vcs, p.allocator_iterations};
@@ -117,52 +119,58 @@ Cycle Subswitch::receive_credits(int p, Cycle now) {
 
 void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
-  bool any = false;
+  int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
   for_each_occupied_vc([&](int idx) {
-    const int p = idx / V, vc = idx % V;
-    {
-      InputVc& v = vcs_[idx];
-      if (v.state == VcState::Routing && v.ready <= now) {
-        RouteDecision r = routing_->route(id_, p, v.q.front());
-        if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
-          throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
-        v.out_port = std::int16_t(r.out_port);
-        v.vc_lo = std::int16_t(r.vc_lo);
-        v.vc_hi = std::int16_t(r.vc_hi);
-        v.state = VcState::VcAlloc;
-      }
-      if (v.state != VcState::VcAlloc || v.ready > now) return;
-      const OutputPort& o = out_[v.out_port];
-      const int need = params_.wormhole ? 1 : v.q.front().packet_flits;
-      for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov) {
-        if (o.vc_owned[ov]) continue;
-        if (o.track_credits && o.credits[ov] < need) continue;
-        if (!any) {
-          vc_alloc_->clear();
-          any = true;
-        }
-        vc_alloc_->request(p * V + vc, v.out_port * V + ov);
-      }
+    const int p = idx / V;
+    InputVc& v = vcs_[idx];
+    if (v.state == VcState::Routing && v.ready <= now) {
+      RouteDecision r = routing_->route(id_, p, v.q.front());
+      if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
+        throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
+      v.out_port = std::int16_t(r.out_port);
+      v.vc_lo = std::int16_t(r.vc_lo);
+      v.vc_hi = std::int16_t(r.vc_hi);
+      v.state = VcState::VcAlloc;
     }
+    if (v.state != VcState::VcAlloc || v.ready > now) return;
+    const OutputPort& o = out_[v.out_port];
+    const int need = params_.wormhole ? 1 : v.q.front().packet_flits;
+    std::uint64_t mask = 0;
+    for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov)
+      if (!o.vc_owned[ov] && (!o.track_credits || o.credits[ov] >= need)) mask |= std::uint64_t{1} << ov;
+    if (mask) requests_[n++] = Request{idx, v.out_port * V, mask};
   });
-  if (!any) return;
-  vc_alloc_->allocate();
-  for (int req : vc_alloc_->active_inputs()) {
-    int g = vc_alloc_->grant_of_input(req);
-    if (g < 0) continue;
-    InputVc& v = vc_at(req / V, req % V);
+  if (n == 0) return;
+  auto grant = [&](int req, int g) {
+    InputVc& v = vcs_[req];
     v.out_vc = std::int16_t(g % V);
     out_[v.out_port].vc_owned[v.out_vc] = 1;
     v.state = VcState::Active;
     v.ready = now + va_cycles(req / V);
+  };
+  if (n == 1) {  // no contention: the allocator's answer for one requester, without the matrix
+    const int g = vc_alloc_->allocate_one(requests_[0].input, requests_[0].base, requests_[0].mask);
+    if (g >= 0) grant(requests_[0].input, g);
+    if (tracer_) trace_vc_grants(now, n);
+    return;
   }
-  if (tracer_) trace_vc_grants(now);
+  vc_alloc_->clear();
+  for (int i = 0; i < n; ++i)
+    for (std::uint64_t m = requests_[i].mask; m; m &= m - 1)
+      vc_alloc_->request(requests_[i].input, requests_[i].base + __builtin_ctzll(m));
+  vc_alloc_->allocate();
+  for (int req : vc_alloc_->active_inputs()) {
+    const int g = vc_alloc_->grant_of_input(req);
+    if (g >= 0) grant(req, g);
+  }
+  if (tracer_) trace_vc_grants(now, n);
 }
 
 void Subswitch::allocate_switch(Cycle now) {
   const int V = params_.vcs;
   const int S = params_.input_speedup;
-  bool any = false;
+  int n = 0;  // (crossbar row, output) requests of this cycle
+  bool one_row = true;
   for_each_occupied_vc([&](int idx) {
     const int p = idx / V, vc = idx % V;
     InputVc& v = vcs_[idx];
@@ -172,17 +180,11 @@ void Subswitch::allocate_switch(Cycle now) {
     const OutputPort& o = out_[v.out_port];
     if (o.track_credits && o.credits[v.out_vc] <= 0) return;
     if (!o.link->can_send(now)) return;
-    if (!any) {
-      sw_alloc_->clear();
-      any = true;
-    }
-    sw_alloc_->request(row, v.out_port);
+    one_row = one_row && (n == 0 || requests_[0].input == row);
+    requests_[n++] = Request{row, v.out_port, 1};
   });
-  if (!any) return;
-  sw_alloc_->allocate();
-  for (int row : sw_alloc_->active_inputs()) {
-    const int out = sw_alloc_->grant_of_input(row);
-    if (out < 0) continue;
+  if (n == 0) return;
+  auto send_from_row = [&](int row, int out) {
     // Choose among this row's VCs that requested `out`, round-robin.
     const int p = row / S;
     const int first = row % S;
@@ -200,6 +202,27 @@ void Subswitch::allocate_switch(Cycle now) {
       ptr = (k + 1) % nrow_vcs;
       break;
     }
+  };
+  if (one_row) {  // one requesting row: its outputs within 64 of each other go without the matrix
+    int lo = requests_[0].base, hi = lo;
+    for (int i = 1; i < n; ++i) {
+      lo = std::min(lo, requests_[i].base);
+      hi = std::max(hi, requests_[i].base);
+    }
+    if (hi - lo < 64) {
+      std::uint64_t mask = 0;
+      for (int i = 0; i < n; ++i) mask |= std::uint64_t{1} << (requests_[i].base - lo);
+      const int out = sw_alloc_->allocate_one(requests_[0].input, lo, mask);
+      if (out >= 0) send_from_row(requests_[0].input, out);
+      return;
+    }
+  }
+  sw_alloc_->clear();
+  for (int i = 0; i < n; ++i) sw_alloc_->request(requests_[i].input, requests_[i].base);
+  sw_alloc_->allocate();
+  for (int row : sw_alloc_->active_inputs()) {
+    const int out = sw_alloc_->grant_of_input(row);
+    if (out >= 0) send_from_row(row, out);
   }
 }
 
@@ -237,13 +260,15 @@ void Subswitch::trace_route(Cycle now, int port, const Flit& head, const RouteDe
 }
 
 // After VC allocation: the grants of this cycle to traced heads. A second
-// pass over the grants, so the allocation loop itself has no hook.
-void Subswitch::trace_vc_grants(Cycle now) {
+// pass over the cycle's n requests (a request was granted when its VC went
+// active), so the allocation itself has no hook.
+void Subswitch::trace_vc_grants(Cycle now, int n) {
   const int V = params_.vcs;
-  for (int req : vc_alloc_->active_inputs()) {
-    if (vc_alloc_->grant_of_input(req) < 0) continue;
-    const InputVc& v = vc_at(req / V, req % V);
-    if (v.q.front().traced) trace(TraceEvent::VcGrant, now, req / V, req % V, v.q.front());
+  for (int i = 0; i < n; ++i) {
+    const int idx = requests_[i].input;
+    const InputVc& v = vcs_[idx];
+    if (v.state == VcState::Active && v.q.front().traced)
+      trace(TraceEvent::VcGrant, now, idx / V, idx % V, v.q.front());
   }
 }
 

@@ -150,6 +150,13 @@ class Subswitch {
   std::vector<OutputPort> out_;
   std::vector<InputVc> vcs_;  // inputs x vcs
   std::vector<std::uint64_t> occupied_;  // bit per VC holding flits: the scans visit only these
+  // An allocation's requests before they reach the allocator: requester
+  // (input VC or crossbar row), first output, and the outputs from it asked for.
+  struct Request {
+    int input, base;
+    std::uint64_t mask;
+  };
+  std::vector<Request> requests_;
   std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
   std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
   std::unique_ptr<Allocator> vc_alloc_;
@@ -161,7 +168,7 @@ class Subswitch {
   // arguments (the rest is read from the VC's state), so the hooks leave
   // the per-cycle code as it was.
   [[gnu::cold, gnu::noinline]] void trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) const;
-  [[gnu::cold, gnu::noinline]] void trace_vc_grants(Cycle now);
+  [[gnu::cold, gnu::noinline]] void trace_vc_grants(Cycle now, int requests);
 };
 
 }  // namespace nwn

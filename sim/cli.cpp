@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -409,7 +410,7 @@ struct BenchCase {
   std::vector<std::string> sets;
 };
 
-int cmd_bench(bool quick, bool large, const std::string& json_path) {
+int cmd_bench(bool quick, bool large, int threads, const std::string& json_path) {
   const std::string cycles = quick ? "5000" : "50000";
   // A cycle carries one flit per channel here (64-bit flits on 64-bit
   // channels), as in BookSim, so cycles per second compare one to one.
@@ -449,18 +450,26 @@ int cmd_bench(bool quick, bool large, const std::string& json_path) {
     all.push_back(
         {"fc16-ur-0.5-2vc-rtl", with(small, {"router.org=fc", "router.radix=16", "router.allocator_impl=rtl"})});
   }
-  all.push_back({"fclos4096-cn32-ur-0.3", with(fclos, {"router.org=cn"})});
-  all.push_back({"fclos4096-fc32-ur-0.3", with(fclos, {"router.org=fc"})});
+  // Each network case on one thread and on `threads` (same results, bit for bit).
+  auto network_case = [&](const std::string& name, const std::vector<std::string>& sets) {
+    all.push_back({name + "-1t", with(sets, {"sim.threads=1"})});
+    if (threads > 1) all.push_back({fmt::format("{}-{}t", name, threads), with(sets, {fmt::format("sim.threads={}", threads)})});
+  };
+  network_case("fclos4096-cn32-ur-0.3", with(fclos, {"router.org=cn"}));
+  network_case("fclos4096-fc32-ur-0.3", with(fclos, {"router.org=fc"}));
   if (large) {
-    // 32,768 nodes: 3 levels of 1,024 radix-64 routers.
-    all.push_back({"fclos32768-cn64-ur-0.3",
-                   {"network.topology=fclos", "router.radix=64", "network.fclos_levels=3", "traffic.load=0.3",
-                    "sim.warmup_cycles=100", "sim.measure_cycles=300", "sim.drain_cap_cycles=2000", "router.org=cn"}});
+    // 32,768 nodes: 3 levels of 1,024 radix-64 routers; the cost per
+    // flit-hop against the 4,096-node network's says how it scales.
+    const std::vector<std::string> big = {"network.topology=fclos", "router.radix=64", "network.fclos_levels=3",
+                                          "traffic.load=0.3", "sim.warmup_cycles=200", "sim.measure_cycles=300",
+                                          "sim.drain_cap_cycles=2000"};
+    network_case("fclos32768-cn64-ur-0.3", with(big, {"router.org=cn"}));
+    network_case("fclos32768-fc64-ur-0.3", with(big, {"router.org=fc"}));
   }
   const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-bench-{}", getpid());
   fs::create_directories(tmp);
   Table t;
-  t.header = {"case", "cycles", "wall-s", "cycles/s", "flit-hops/s", "ns/flit-hop", "peak-MB"};
+  t.header = {"case", "threads", "cycles", "wall-s", "cycles/s", "flit-hops/s", "ns/flit-hop", "peak-MB"};
   json out = json::array();
   int failed = 0;
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -477,7 +486,8 @@ int cmd_bench(bool quick, bool large, const std::string& json_path) {
     json perf = json::parse(read_file((tmp / "perf.json").string()));
     json run = json::parse(read_file((tmp / "run.json").string()));
     const double hops_s = perf["flit_hops_per_second"].get<double>();
-    t.rows.push_back({all[i].name, std::to_string(run["results"]["cycles"].get<std::uint64_t>()),
+    t.rows.push_back({all[i].name, std::to_string(perf["threads"].get<int>()),
+                      std::to_string(run["results"]["cycles"].get<std::uint64_t>()),
                       fmt::format("{:.2f}", perf["wall_seconds"].get<double>()),
                       fmt::format("{:.0f}", perf["cycles_per_second"].get<double>()), fmt::format("{:.3g}", hops_s),
                       fmt::format("{:.1f}", hops_s > 0 ? 1e9 / hops_s : 0.0),
@@ -573,10 +583,13 @@ int nwnsim_main(int argc, char** argv) {
       ->check(CLI::IsMember({"slurm"}));
 
   bool bench_quick = false, bench_large = false;
+  int bench_threads = int(std::max(1u, std::thread::hardware_concurrency()));
   std::string bench_json;
   auto* bench = app.add_subcommand("bench", "measure simulation speed and memory on fixed cases");
   bench->add_flag("--quick", bench_quick, "shorter runs");
-  bench->add_flag("--large", bench_large, "add a 32,768-node folded Clos (minutes, several GB)");
+  bench->add_flag("--large", bench_large, "add 32,768-node folded Closes with cn and fc routers (minutes, several GB)");
+  bench->add_option("--threads", bench_threads, "threads for the network cases' second run (default: the cores)")
+      ->check(CLI::Range(1, 256));
   bench->add_option("--json", bench_json, "write the measurements as JSON");
 
   ConfigArgs cfg_args;
@@ -597,7 +610,7 @@ int nwnsim_main(int argc, char** argv) {
     }
     if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_debug);
     if (*sweep) return cmd_sweep(sw);
-    if (*bench) return cmd_bench(bench_quick, bench_large, bench_json);
+    if (*bench) return cmd_bench(bench_quick, bench_large, bench_threads, bench_json);
     if (*config) return cmd_config(cfg_args, cfg_keys, cfg_md);
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";

@@ -60,6 +60,7 @@ nlohmann::ordered_json PerfResult::to_json() const {
   j["cycles_per_second"] = cycles_per_second;
   j["flit_hops_per_second"] = flit_hops_per_second;
   j["peak_rss_mb"] = peak_rss_mb;
+  j["threads"] = threads;
   return j;
 }
 
@@ -282,6 +283,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     perf->peak_rss_mb = double(ru.ru_maxrss) / 1024.0;
+    perf->threads = net->threads();
   }
   return r;
 }

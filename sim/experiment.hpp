@@ -55,6 +55,7 @@ struct PerfResult {
   double cycles_per_second = 0;
   double flit_hops_per_second = 0;
   double peak_rss_mb = 0;
+  int threads = 1;  // kernel threads that ran it
   nlohmann::ordered_json to_json() const;
 };
 

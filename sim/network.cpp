@@ -129,6 +129,8 @@ std::vector<int> Network::port_map(const std::string& assignment, const std::vec
 
 void Network::start(int threads) {
   if (kernel_) throw std::logic_error("network: start() called twice");
+  for (auto& r : routing_)
+    if (r->reads_other_routers()) threads = 1;
   std::vector<Clocked*> components{endpoints_.get()};
   for (auto& r : routers_) components.push_back(r.get());
   kernel_ = std::make_unique<Kernel>("kernel", components, threads, clock_);

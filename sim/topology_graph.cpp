@@ -44,11 +44,12 @@
 //            from the source, at each router the minimal port with the most
 //            credits (what minad would take now), reading that router's
 //            output_credits directly (one process, so every router's
-//            counters are at hand). Minimal when Q_m <= Q_v. A router later
-//            in SystemC's evaluation order may already have updated its
+//            counters are at hand). Minimal when Q_m <= Q_v. A router
+//            earlier in the kernel's order may already have updated its
 //            counters for this cycle: the reading is at most one cycle
-//            stale, and runs stay bit-reproducible because SystemC's process
-//            order is fixed. 2E classes.
+//            stale. The kernel runs such a routing on one thread, in a fixed
+//            order (reads_other_routers), so runs stay bit-reproducible.
+//            2E classes.
 //   dor      torus and mesh only: dimension order, lowest dimension first,
 //            the shorter way around each ring (ties: +). Mesh: acyclic with
 //            one class. Torus: dateline scheme with 2 classes: class 0 until
@@ -113,6 +114,8 @@ class GraphRouting final : public GlobalRouting {
         routers_(routers) {
     for (int r = 0; r < t_.routers; ++r) rng_.emplace_back(seed, 0x6772ULL << 32 | std::uint64_t(r));
   }
+
+  bool reads_other_routers() const override { return algo_ == Algo::UgalG; }
 
   void route(Router& router, int in_port, Flit& head) override {
     const int r = router.id();

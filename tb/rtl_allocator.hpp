@@ -2,8 +2,9 @@
 // the C++ Allocator interface, so that a subswitch of the full simulator can
 // use the RTL in place of the model (router.allocator_impl = rtl).
 //
-// How it is driven. A router is one SC_METHOD that allocates and traverses
-// within one call per cycle, so the RTL must answer within that call: there
+// How it is driven. A router allocates and traverses within one tick per
+// cycle (called by the kernel's SC_METHOD), so the RTL must answer within
+// that call: there
 // is no room for the delta cycles an sc_signal needs. The model's ports are
 // therefore bound to ImmediateWire channels, whose read() returns what was
 // last written, and the model's eval() is called directly:
