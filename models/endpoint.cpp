@@ -218,10 +218,8 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
   ext_ = new PacketExtension;
   trans_.set_extension(ext_);
   trans_.set_command(tlm::TLM_WRITE_COMMAND);
-  pending_flits_.assign(bits::words_for(nodes), 0);
-  pending_credits_.assign(bits::words_for(nodes), 0);
-  next_flit_at_.assign(nodes, 0);
-  next_credit_at_.assign(nodes, 0);
+  pending_flits_.resize(nodes);
+  pending_credits_.resize(nodes);
   closed_loop_ = workload_->closed_loop();
 }
 
@@ -238,19 +236,8 @@ std::uint64_t Endpoints::queued_flits() const {
 std::uint64_t Endpoints::ejected_flits_of(int node) const { return nis_.at(node)->ejected(); }
 std::uint64_t Endpoints::window_ejected_flits_of(int node) const { return nis_.at(node)->window_ejected(); }
 
-void Endpoints::flits_pending(int node) {
-  if (bits::test(pending_flits_.data(), node)) return;
-  bits::set(pending_flits_.data(), node);
-  next_flit_at_[node] = 0;
-  ++pending_;
-}
-
-void Endpoints::credits_pending(int node) {
-  if (bits::test(pending_credits_.data(), node)) return;
-  bits::set(pending_credits_.data(), node);
-  next_credit_at_[node] = 0;
-  ++pending_;
-}
+void Endpoints::flits_pending(int node) { pending_flits_.mark(node); }
+void Endpoints::credits_pending(int node) { pending_credits_.mark(node); }
 
 void Endpoints::activate(int node) {
   if (is_active_[node]) return;
@@ -311,26 +298,8 @@ void Endpoints::delivered(int src, Cycle now) {
 }
 
 void Endpoints::tick(Cycle now) {
-  for (std::size_t w = 0; w < pending_credits_.size(); ++w)
-    for (std::uint64_t word = pending_credits_[w]; word; word &= word - 1) {
-      const int n = int(w * 64 + __builtin_ctzll(word));
-      if (next_credit_at_[n] > now) continue;
-      next_credit_at_[n] = nis_[n]->take_credits(now);
-      if (next_credit_at_[n] == kNever) {
-        bits::reset(pending_credits_.data(), n);
-        --pending_;
-      }
-    }
-  for (std::size_t w = 0; w < pending_flits_.size(); ++w)
-    for (std::uint64_t word = pending_flits_[w]; word; word &= word - 1) {
-      const int n = int(w * 64 + __builtin_ctzll(word));
-      if (next_flit_at_[n] > now) continue;
-      next_flit_at_[n] = nis_[n]->take_flits(now);
-      if (next_flit_at_[n] == kNever) {
-        bits::reset(pending_flits_.data(), n);
-        --pending_;
-      }
-    }
+  pending_credits_.visit_due(now, [&](int n) { return nis_[n]->take_credits(now); });
+  pending_flits_.visit_due(now, [&](int n) { return nis_[n]->take_flits(now); });
   // Packets are numbered in (cycle, node) order, whatever the heap's layout.
   while (!creations_.empty() && creations_.front().at <= now) {
     std::pop_heap(creations_.begin(), creations_.end(), std::greater<>());

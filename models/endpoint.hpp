@@ -117,7 +117,8 @@ class Endpoints : public sc_core::sc_module, public Clocked {
 
   // Kernel interface.
   bool active(Cycle now) const override {
-    return !active_.empty() || pending_ > 0 || (!creations_.empty() && creations_.front().at <= now);
+    return !active_.empty() || pending_flits_.count() > 0 || pending_credits_.count() > 0 ||
+           (!creations_.empty() && creations_.front().at <= now);
   }
   void tick(Cycle now) override;
   Cycle next_wake() const override { return creations_.empty() ? kNever : creations_.front().at; }
@@ -151,9 +152,7 @@ class Endpoints : public sc_core::sc_module, public Clocked {
   std::vector<std::unique_ptr<Terminal>> terminals_;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
   std::vector<Creation> creations_;  // min-heap on (cycle, node): the next packet of every node
-  std::vector<std::uint64_t> pending_flits_, pending_credits_;  // per node: eject flits, inject credits
-  std::vector<Cycle> next_flit_at_, next_credit_at_;              // first pending arrival of each
-  int pending_ = 0;
+  PendingInputs pending_flits_, pending_credits_;  // per node: eject flits, inject credits
   std::vector<int> active_;              // nodes whose source queue holds packets
   std::vector<std::uint8_t> is_active_;
   Workload* workload_;

@@ -41,6 +41,48 @@ class LinkEnd {
   virtual void credits_pending(int tag) = 0;
 };
 
+// The inputs of a link end with items published and not yet read, and when
+// the first of each arrives: a cycle reads a link only when something on it
+// is due (the kernel's publish phase marks, the end's tick visits).
+class PendingInputs {
+ public:
+  void resize(int n) {
+    bits_.assign(std::size_t(n + 63) / 64, 0);
+    next_at_.assign(std::size_t(n), 0);
+    count_ = 0;
+  }
+  void mark(int i) {
+    std::uint64_t& w = bits_[std::size_t(i) >> 6];
+    const std::uint64_t b = std::uint64_t{1} << (i & 63);
+    if (w & b) return;
+    w |= b;
+    next_at_[std::size_t(i)] = 0;  // read at the next tick
+    ++count_;
+  }
+  int count() const { return count_; }
+  // Calls read(i) for every marked input with an item due at `now`; read
+  // returns the arrival of the input's next item, kNever when it has none
+  // (the input is then unmarked).
+  template <typename Read>
+  void visit_due(Cycle now, Read&& read) {
+    for (std::size_t w = 0; w < bits_.size(); ++w)
+      for (std::uint64_t word = bits_[w]; word; word &= word - 1) {
+        const std::size_t i = w * 64 + std::size_t(__builtin_ctzll(word));
+        if (next_at_[i] > now) continue;
+        next_at_[i] = read(int(i));
+        if (next_at_[i] == kNever) {
+          bits_[w] &= ~(std::uint64_t{1} << (i & 63));
+          --count_;
+        }
+      }
+  }
+
+ private:
+  std::vector<std::uint64_t> bits_;
+  std::vector<Cycle> next_at_;
+  int count_ = 0;
+};
+
 struct LinkParams {
   int latency_cycles = 1;         // flit: send at t, readable at t + latency
   int credit_latency_cycles = 1;  // credit: send at t, readable at t + latency

@@ -69,10 +69,8 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     subswitches_[c.to_ss]->connect_input(c.to_port, link.get());
     internal_.push_back(std::move(link));
   }
-  pending_inputs_.assign(bits::words_for(int(input_ref_.size())), 0);
-  pending_outputs_.assign(bits::words_for(int(output_ref_.size())), 0);
-  next_input_at_.assign(input_ref_.size(), 0);
-  next_output_at_.assign(output_ref_.size(), 0);
+  pending_flits_.resize(int(input_ref_.size()));
+  pending_credits_.resize(int(output_ref_.size()));
   weight_ = int(input_ref_.size());
 }
 
@@ -88,19 +86,8 @@ void Router::attach_output(int port, Link* link, int downstream_depth_flits) {
   link->set_sender(this, out_base_[a.ss] + a.port);
 }
 
-void Router::flits_pending(int input) {
-  if (bits::test(pending_inputs_.data(), input)) return;
-  bits::set(pending_inputs_.data(), input);
-  next_input_at_[input] = 0;  // read the link at the next tick
-  ++pending_;
-}
-
-void Router::credits_pending(int output) {
-  if (bits::test(pending_outputs_.data(), output)) return;
-  bits::set(pending_outputs_.data(), output);
-  next_output_at_[output] = 0;
-  ++pending_;
-}
+void Router::flits_pending(int input) { pending_flits_.mark(input); }
+void Router::credits_pending(int output) { pending_credits_.mark(output); }
 
 RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
   // Global and local route are computed together at the router input; the
@@ -123,26 +110,12 @@ RouteDecision Router::route_traced(int subswitch, int in_port, Flit& head) {
 void Router::tick(Cycle now) {
   // Arrivals first: every link takes at least a cycle, so nothing sent in
   // this cycle can arrive in it, and the order of the subswitches is free.
-  for (std::size_t w = 0; w < pending_inputs_.size(); ++w)
-    for (std::uint64_t word = pending_inputs_[w]; word; word &= word - 1) {
-      const int i = int(w * 64 + __builtin_ctzll(word));
-      if (next_input_at_[i] > now) continue;
-      next_input_at_[i] = subswitches_[input_ref_[i].ss]->receive_flits(int(input_ref_[i].port), now);
-      if (next_input_at_[i] == kNever) {
-        bits::reset(pending_inputs_.data(), i);
-        --pending_;
-      }
-    }
-  for (std::size_t w = 0; w < pending_outputs_.size(); ++w)
-    for (std::uint64_t word = pending_outputs_[w]; word; word &= word - 1) {
-      const int o = int(w * 64 + __builtin_ctzll(word));
-      if (next_output_at_[o] > now) continue;
-      next_output_at_[o] = subswitches_[output_ref_[o].ss]->receive_credits(int(output_ref_[o].port), now);
-      if (next_output_at_[o] == kNever) {
-        bits::reset(pending_outputs_.data(), o);
-        --pending_;
-      }
-    }
+  pending_flits_.visit_due(now, [&](int i) {
+    return subswitches_[input_ref_[i].ss]->receive_flits(int(input_ref_[i].port), now);
+  });
+  pending_credits_.visit_due(now, [&](int o) {
+    return subswitches_[output_ref_[o].ss]->receive_credits(int(output_ref_[o].port), now);
+  });
   bool busy = false;
   for (auto& ss : subswitches_) {
     if (!ss->has_flits()) continue;

@@ -60,7 +60,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   void attach_output(int port, Link* link, int downstream_depth_flits);
 
   // Kernel interface.
-  bool active(Cycle) const override { return busy_ || pending_ > 0; }
+  bool active(Cycle) const override { return busy_ || pending_flits_.count() > 0 || pending_credits_.count() > 0; }
   void tick(Cycle now) override;
   int weight() const override { return weight_; }
   void flits_pending(int input) override;
@@ -95,11 +95,8 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   std::vector<int> port_base_;        // first flattened index of each subswitch's inputs
   std::vector<int> out_base_;         // first flattened index of each subswitch's outputs
   std::vector<PortRef> input_ref_, output_ref_;  // flattened index -> subswitch and port
-  // Inputs with flits and outputs with credits published and not yet read.
-  std::vector<std::uint64_t> pending_inputs_, pending_outputs_;
-  // When the first pending item of each arrives: a cycle reads a link only then.
-  std::vector<Cycle> next_input_at_, next_output_at_;
-  int pending_ = 0;    // bits set in both
+  PendingInputs pending_flits_;    // flattened subswitch inputs
+  PendingInputs pending_credits_;  // flattened subswitch outputs
   bool busy_ = false;  // a buffer held flits after the last tick
   int weight_ = 1;
   std::vector<std::uint64_t> heatmap_;

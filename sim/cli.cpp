@@ -79,10 +79,7 @@ std::vector<std::string> expand_values(const std::string& key, const std::string
       out.push_back(fmt::format("{}", std::round(v * 1e9) / 1e9));
     }
   } else {
-    std::istringstream is(spec);
-    std::string item;
-    while (std::getline(is, item, ','))
-      if (!item.empty()) out.push_back(item);
+    out = split_list(spec);
   }
   if (out.empty()) throw ConfigError("sweep error: --vary " + key + " has no values");
   return out;

@@ -41,15 +41,6 @@ struct CompareArgs {
   bool quick = false;
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream is(s);
-  while (std::getline(is, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 SwitchDescription description_for(const Config& cfg) {
   return make_organization(organization_params(cfg, int(cfg.get_int("router.radix")))).description;
 }
@@ -76,7 +67,7 @@ int run_compare(const CompareArgs& a) {
   base.set("traffic.load", a.load, "--load");
   base.set("router.cn_crossbar_stages", std::to_string(a.cn_stages), "--cn-stages");
   const Technology tech = a.tech_file.empty() ? default_technology() : load_technology(a.tech_file);
-  const auto orgs = split(a.orgs), patterns = split(a.patterns);
+  const auto orgs = split_list(a.orgs), patterns = split_list(a.patterns);
   for (auto& o : orgs) Config(base).set("router.org", o, "--orgs");
   for (auto& p : patterns) Config(base).set("traffic.pattern", p, "--patterns");
 

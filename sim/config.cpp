@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -387,6 +388,42 @@ std::string schema_markdown() {
   std::string out = "| key | default | allowed | unit | meaning |\n|---|---|---|---|---|\n";
   for (auto& k : config_schema())
     out += "| `" + k.key + "` | " + k.default_value + " | " + allowed(k) + " | " + k.unit + " | " + k.doc + " |\n";
+  return out;
+}
+
+std::vector<std::string> split_list(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream is(text);
+  while (std::getline(is, item, sep))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::vector<std::int64_t> int_list(const Config& cfg, const std::string& key, std::int64_t min, std::int64_t max,
+                                   const std::string& meaning) {
+  const std::string& text = cfg.get_string(key);
+  const std::string range = max >= std::numeric_limits<std::int64_t>::max() ? fmt::format(">= {}", min)
+                                                                            : fmt::format("from {} to {}", min, max);
+  std::vector<std::int64_t> out;
+  std::string item;
+  std::istringstream is(text);
+  bool bad = text.empty();
+  while (!bad && std::getline(is, item, ',')) {
+    std::size_t pos = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(item, &pos);
+    } catch (...) {
+      pos = 0;
+    }
+    while (pos < item.size() && item[pos] == ' ') ++pos;
+    bad = item.empty() || pos != item.size() || v < min || v > max;
+    out.push_back(v);
+  }
+  if (bad)
+    throw ConfigError(fmt::format("config error: {} = '{}': must be a comma-separated list of integers {} ({})", key,
+                                  text, range, meaning));
   return out;
 }
 

@@ -69,4 +69,12 @@ class Config {
 // Markdown table of every key (docs/CONFIG.md is generated from this).
 std::string schema_markdown();
 
+// "a,b,c" -> {"a", "b", "c"}, empty items dropped.
+std::vector<std::string> split_list(const std::string& text, char sep = ',');
+// The value of string key `key` as a comma-separated list of integers in
+// [min, max] ("8,8,8"); anything else is a ConfigError naming the key, the
+// value and what is allowed (`meaning` says what the numbers are).
+std::vector<std::int64_t> int_list(const Config& cfg, const std::string& key, std::int64_t min, std::int64_t max,
+                                   const std::string& meaning);
+
 }  // namespace nwn

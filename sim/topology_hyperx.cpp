@@ -189,21 +189,8 @@ class HyperXRouting final : public GlobalRouting {
 
 Shape parse_shape(const Config& cfg) {
   Shape sh;
-  const std::string text = cfg.get_string("network.hyperx_s");
-  std::istringstream is(text);
-  std::string item;
-  while (std::getline(is, item, ',')) {
-    std::size_t pos = 0;
-    int v = -1;
-    try {
-      v = std::stoi(item, &pos);
-    } catch (...) {
-    }
-    if (pos != item.size() || v < 2 || v > 4096)
-      throw ConfigError("config error: network.hyperx_s = '" + text +
-                        "': must be a comma-separated list of integers from 2 to 4096 (routers per dimension)");
-    sh.s.push_back(v);
-  }
+  const std::string& text = cfg.get_string("network.hyperx_s");
+  for (std::int64_t v : int_list(cfg, "network.hyperx_s", 2, 4096, "routers per dimension")) sh.s.push_back(int(v));
   if (sh.s.empty() || sh.s.size() > 8)
     throw ConfigError("config error: network.hyperx_s = '" + text + "': needs 1 to 8 dimensions");
   sh.k = int(cfg.get_int("network.hyperx_k"));

@@ -14,17 +14,8 @@ namespace nwn {
 namespace {
 
 using test::nwnsim;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "/" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + name;
-}
+using test::slurp;
+using test::temp_path;
 
 // Runs the same point with both implementations; returns the RTL run's results.
 nlohmann::json expect_identical(const std::string& point) {

@@ -14,17 +14,8 @@ namespace nwn {
 namespace {
 
 using test::nwnsim;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "/" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + name;
-}
+using test::slurp;
+using test::temp_path;
 
 const char* kSmall = "--set router.radix=16 --set sim.warmup_cycles=200 --set sim.measure_cycles=2000 ";
 

@@ -14,13 +14,8 @@ namespace nwn {
 namespace {
 
 using test::nwnsim;
-
-std::string temp_path(const std::string& name) {
-  std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  for (char& c : test)
-    if (c == '/') c = '_';  // parameterized tests are named Test/Case
-  return ::testing::TempDir() + "/" + test + "-" + name;
-}
+using test::slurp;
+using test::temp_path;
 
 struct Event {
   std::uint64_t cycle = 0, packet = 0;

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "sim/config.hpp"
@@ -35,6 +37,22 @@ struct CommandResult {
   int exit_code = -1;
   std::string output;  // stdout and stderr
 };
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A file name in the test temp directory, unique to the running test
+// (parameterized tests are named Test/Case: the '/' becomes '_').
+inline std::string temp_path(const std::string& name) {
+  std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  for (char& c : test)
+    if (c == '/') c = '_';
+  return ::testing::TempDir() + "/" + test + "-" + name;
+}
 
 // Runs the nwnsim program with the given arguments.
 inline CommandResult nwnsim(const std::string& args) {

@@ -16,20 +16,8 @@ namespace {
 
 using test::config;
 using test::nwnsim;
-
-std::string temp_path(const std::string& name) {
-  std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  for (char& c : test)
-    if (c == '/') c = '_';  // parameterized tests are named Test/Case
-  return ::testing::TempDir() + "/" + test + "-" + name;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::slurp;
+using test::temp_path;
 
 const std::string kExampleTrace = std::string(NWNSIM_SOURCE_DIR) + "/configs/traces/example16.trace";
 

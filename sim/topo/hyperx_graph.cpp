@@ -14,22 +14,9 @@ namespace nwn::topo {
 namespace {
 
 Graph build_hyperx(const Config& cfg) {
-  const std::string text = cfg.get_string("network.hyperx_s");
+  const std::string& text = cfg.get_string("network.hyperx_s");
   std::vector<int> s;
-  std::istringstream is(text);
-  std::string item;
-  while (std::getline(is, item, ',')) {
-    std::size_t pos = 0;
-    int v = -1;
-    try {
-      v = std::stoi(item, &pos);
-    } catch (...) {
-    }
-    if (pos != item.size() || v < 2 || v > 4096)
-      throw ConfigError("config error: network.hyperx_s = '" + text +
-                        "': must be a comma-separated list of integers from 2 to 4096 (routers per dimension)");
-    s.push_back(v);
-  }
+  for (std::int64_t v : int_list(cfg, "network.hyperx_s", 2, 4096, "routers per dimension")) s.push_back(int(v));
   if (s.empty() || s.size() > 8)
     throw ConfigError("config error: network.hyperx_s = '" + text + "': needs 1 to 8 dimensions");
   const int K = int(cfg.get_int("network.hyperx_k")), T = int(cfg.get_int("network.hyperx_t"));

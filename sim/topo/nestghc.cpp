@@ -16,6 +16,8 @@
 // switches of dimension i.
 #include <fmt/format.h>
 
+#include <limits>
+
 #include <functional>
 #include <sstream>
 
@@ -67,19 +69,9 @@ std::vector<std::int64_t> ghc_sizes(const Config& cfg, const NestShape& s) {
                                     dims, U, dims));
     return sizes;
   }
-  std::istringstream is(text);
-  std::string item;
   std::int64_t product = 1;
-  while (std::getline(is, item, ',')) {
-    std::size_t pos = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(item, &pos);
-    } catch (...) {
-    }
-    if (pos != item.size() || v < 2)
-      throw ConfigError("config error: network.nestghc.sizes = '" + text +
-                        "': must be a comma-separated list of integers >= 2 (uplinks per dimension)");
+  for (std::int64_t v : int_list(cfg, "network.nestghc.sizes", 2, std::numeric_limits<std::int64_t>::max(),
+                                 "uplinks per dimension")) {
     sizes.push_back(v);
     product *= v;
   }

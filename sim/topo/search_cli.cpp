@@ -20,15 +20,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream is(s);
-  while (std::getline(is, item, sep))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 struct OutputArgs {
   std::string csv_path, json_path;
 };
@@ -63,7 +54,7 @@ int run_search_hyperx(const HyperXArgs& a) {
   Table t;
   t.header = {"beta", "design", "L", "S", "K", "T", "T_max", "switches", "terminals", "ports", "beta_actual"};
   json rows = json::array();
-  for (auto& b : split(a.betas, ',')) {
+  for (auto& b : split_list(a.betas, ',')) {
     double beta = 0;
     try {
       beta = std::stod(b);
@@ -109,7 +100,7 @@ struct SizingArgs {
 
 std::vector<int> parse_radices(const std::string& text) {
   std::vector<int> out;
-  for (auto& s : split(text, ',')) {
+  for (auto& s : split_list(text, ',')) {
     std::size_t pos = 0;
     int v = 0;
     try {

@@ -24,15 +24,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream is(s);
-  while (std::getline(is, item, sep))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 struct AnalyzeArgs {
   std::string config_file;
   std::vector<std::string> sets, cases;
@@ -139,7 +130,7 @@ int run_analyze(const AnalyzeArgs& a) {
   } else {
     for (auto& c : a.cases) {
       Config cfg = base;
-      for (auto& s : split(c, ';')) cfg.set_override(s);
+      for (auto& s : split_list(c, ';')) cfg.set_override(s);
       cols.push_back(analyze_case(cfg, c, a));
     }
   }

@@ -41,23 +41,10 @@ TorusShape torus_shape(const Config& cfg) {
   s.wrap = name == "torus";
   const std::string key = "network." + name + ".dims";
   const std::string text = cfg.get_string(key);
-  std::istringstream is(text);
-  std::string item;
   double routers = 1;
-  while (std::getline(is, item, ',')) {
-    std::size_t pos = 0;
-    int v = -1;
-    try {
-      v = std::stoi(item, &pos);
-    } catch (...) {
-    }
-    while (pos < item.size() && item[pos] == ' ') ++pos;
-    if (item.empty() || pos != item.size() || v < 2 || v > 4096)
-      throw ConfigError(fmt::format("config error: {} = '{}': must be a comma-separated list of integers from 2 to "
-                                    "4096 (routers per dimension), e.g. \"8,8\"",
-                                    key, text));
-    s.k.push_back(v);
-    routers *= v;
+  for (std::int64_t v : int_list(cfg, key, 2, 4096, "routers per dimension, e.g. \"8,8\"")) {
+    s.k.push_back(int(v));
+    routers *= double(v);
   }
   if (s.k.empty() || s.k.size() > 8)
     throw ConfigError(fmt::format("config error: {} = '{}': needs 1 to 8 dimensions", key, text));
