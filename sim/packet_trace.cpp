@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "../models/link.hpp"
@@ -27,27 +27,6 @@ const char* event_name(TraceEvent e) {
 }
 
 const char* flit_kind(const Flit& f) { return f.head ? (f.tail ? "HT" : "H") : (f.tail ? "T" : "B"); }
-
-std::vector<std::uint64_t> parse_ids(const std::string& text) {
-  std::vector<std::uint64_t> ids;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t comma = text.find(',', pos);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = text.substr(pos, comma - pos);
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    std::uint64_t v = 0;
-    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size())
-      throw ConfigError("config error: sim.packet_trace_ids = '" + text + "': '" + item +
-                        "' is not a packet id (allowed: comma-separated integers >= 0, e.g. 12,40)");
-    ids.push_back(v);
-    pos = comma + 1;
-  }
-  std::sort(ids.begin(), ids.end());
-  return ids;
-}
 
 }  // namespace
 
@@ -109,7 +88,11 @@ std::unique_ptr<PacketTraceWriter> attach_packet_tracer(const Config& cfg, Netwo
   const std::string& path = cfg.get_string("sim.packet_trace_file");
   const std::string& ids_text = cfg.get_string("sim.packet_trace_ids");
   const auto every = std::uint64_t(cfg.get_int("sim.packet_trace_every"));
-  std::vector<std::uint64_t> ids = ids_text.empty() ? std::vector<std::uint64_t>{} : parse_ids(ids_text);
+  std::vector<std::uint64_t> ids;
+  if (!ids_text.empty())
+    for (std::int64_t id : int_list(cfg, "sim.packet_trace_ids", 0, std::numeric_limits<std::int64_t>::max(),
+                                    "packet ids, e.g. 12,40"))
+      ids.push_back(std::uint64_t(id));
   if (path.empty()) {
     if (!ids.empty() || every)
       throw ConfigError("config error: sim.packet_trace_ids / sim.packet_trace_every choose packets to trace but "
