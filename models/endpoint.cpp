@@ -98,9 +98,11 @@ class NetworkInterface : public sc_core::sc_module {
     f.packet_flits = p.size_flits;
     f.cls = p.cls;
     f.measured = p.measured;
+    f.traced = p.traced;
     f.head = sent_of_current_ == 0;
     f.tail = sent_of_current_ + 1 == p.size_flits;
     --credits_[vc_];
+    if (p.traced) trace_inject(now);  // reads the flit from the members, so nothing stays live for it
     inject_.send(f, now);
     if (f.tail) {
       queue_.pop();
@@ -114,6 +116,7 @@ class NetworkInterface : public sc_core::sc_module {
     if (f.dst != id_) throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) +
                                              " for node " + std::to_string(f.dst) + " ejected at node " +
                                              std::to_string(id_));
+    if (f.traced) trace_eject(now, f);
     ++ejected_;
     ++owner_->ejected_flits_;
     const bool in_window = now >= owner_->measure_begin_ && now < owner_->measure_end_;
@@ -133,6 +136,34 @@ class NetworkInterface : public sc_core::sc_module {
     e.hops = f.hops;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     to_terminal->b_transport(deliver_, delay);
+    if (owner_->closed_loop_) owner_->delivered(f.src, now);
+  }
+
+  // Only flits with Flit::traced get here (cold, out of line).
+  [[gnu::cold, gnu::noinline]] void trace_inject(Cycle now) {
+    const PacketExtension& p = queue_.front();
+    Flit f;
+    f.packet_id = p.packet_id;
+    f.created_cycle = p.created_cycle;
+    f.src = p.src;
+    f.dst = p.dst;
+    f.vc = std::int16_t(vc_);
+    f.packet_flits = p.size_flits;
+    f.head = sent_of_current_ == 0;
+    f.tail = sent_of_current_ + 1 == p.size_flits;
+    f.traced = true;
+    TraceHop hop;
+    hop.out_vc = vc_;
+    hop.link = &inject_;
+    hop.arrives = now + inject_.params().latency_cycles;
+    if (owner_->tracer_) owner_->tracer_->record(TraceEvent::Inject, now, f, basename(), hop);
+  }
+  [[gnu::cold, gnu::noinline]] void trace_eject(Cycle now, const Flit& f) {
+    TraceHop hop;
+    hop.in_vc = f.vc;
+    hop.link = &eject_;
+    hop.arrives = now;
+    if (owner_->tracer_) owner_->tracer_->record(TraceEvent::Eject, now, f, basename(), hop);
   }
 
   int id_;
@@ -188,6 +219,7 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
   trans_.set_command(tlm::TLM_WRITE_COMMAND);
   pending_flits_.resize(nodes);
   pending_credits_.resize(nodes);
+  closed_loop_ = workload_->closed_loop();
 }
 
 Endpoints::~Endpoints() = default;
@@ -223,6 +255,7 @@ void Endpoints::create_packet(int node, Cycle now) {
   e.cls = std::uint8_t(spec.cls);
   e.created_cycle = now;
   e.measured = now >= measure_begin_ && now < measure_end_;
+  if (tracer_) trace_create(node, now);
   created_flits_ += spec.size_flits;
   if (e.measured) window_created_flits_ += spec.size_flits;
   observer_->on_created(e);
@@ -233,6 +266,34 @@ void Endpoints::create_packet(int node, Cycle now) {
     creations_.push_back({next, node});
     std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
   }
+}
+
+// Marks the packet in ext_ for tracing if the tracer wants it.
+void Endpoints::trace_create(int node, Cycle now) {
+  PacketExtension& e = *ext_;
+  if (!tracer_->wants(e.packet_id)) return;
+  e.traced = true;
+  Flit f;
+  f.packet_id = e.packet_id;
+  f.created_cycle = now;
+  f.src = node;
+  f.dst = e.dst;
+  f.packet_flits = e.size_flits;
+  f.cls = e.cls;
+  f.head = true;
+  f.tail = e.size_flits == 1;
+  f.traced = true;
+  tracer_->record(TraceEvent::Create, now, f, nis_[node]->basename(), TraceHop{});
+}
+
+// A closed-loop source that was waiting for a delivery gets its next
+// creation back on the heap (deliveries come before creations in a tick).
+void Endpoints::delivered(int src, Cycle now) {
+  if (!workload_->on_delivered(src, now)) return;
+  const Cycle next = workload_->next_creation(src, now + 1);
+  if (next == kNever) return;
+  creations_.push_back({next, src});
+  std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
 }
 
 void Endpoints::tick(Cycle now) {

@@ -25,6 +25,7 @@
 #include "clock.hpp"
 #include "kernel.hpp"
 #include "link.hpp"
+#include "packet_tracer.hpp"
 
 namespace nwn {
 
@@ -34,6 +35,7 @@ struct PacketExtension : tlm::tlm_extension<PacketExtension> {
   std::uint16_t size_flits = 1;
   std::uint8_t cls = 0;
   bool measured = false;
+  bool traced = false;
   Cycle created_cycle = 0, injected_cycle = 0, delivered_cycle = 0;
   std::uint32_t hops = 0;  // crossbar traversals of the head flit
 
@@ -49,13 +51,22 @@ struct PacketSpec {
   int cls = 0;
 };
 
-// What terminals send: the open-loop or trace workload, owned by sim/.
+// What terminals send: the open-loop, batch or trace workload, owned by sim/.
 class Workload {
  public:
   virtual ~Workload() = default;
-  // First cycle >= `after` at which node creates a packet, or kNever.
+  // First cycle >= `after` at which node creates a packet, or kNever. A
+  // cycle before `after` (a trace with several packets of a node in one
+  // cycle) creates the packet at once, in the current cycle.
   virtual Cycle next_creation(int node, Cycle after) = 0;
   virtual PacketSpec make_packet(int node, Cycle now) = 0;
+  // Closed-loop workloads (a node waits for its packets to be delivered)
+  // return true; the endpoints then report every delivery to on_delivered.
+  virtual bool closed_loop() const { return false; }
+  // A packet created by `src` was delivered. Returns true only if `src` had
+  // stopped (its last next_creation gave kNever) and may create packets
+  // again: the endpoints then ask next_creation once more.
+  virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
 };
 
 // Receives delivered packets (statistics live in sim/).
@@ -114,6 +125,8 @@ class Endpoints : public sc_core::sc_module, public Clocked {
   int weight() const override { return nodes() / 2 + 1; }
   void flits_pending(int node) override;
   void credits_pending(int node) override;
+  // Debug tracing of the packets `tracer` wants (nullptr: off).
+  void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
 
   std::uint64_t created_flits() const { return created_flits_; }
   std::uint64_t ejected_flits() const { return ejected_flits_; }
@@ -127,6 +140,8 @@ class Endpoints : public sc_core::sc_module, public Clocked {
  private:
   void create_packet(int node, Cycle now);
   void activate(int node);
+  void delivered(int src, Cycle now);  // closed-loop workloads only
+  [[gnu::cold, gnu::noinline]] void trace_create(int node, Cycle now);
 
   struct Creation {
     Cycle at;
@@ -148,6 +163,8 @@ class Endpoints : public sc_core::sc_module, public Clocked {
   std::uint64_t next_packet_id_ = 0;
   std::uint64_t created_flits_ = 0, ejected_flits_ = 0, window_created_flits_ = 0, window_ejected_packets_ = 0;
   Cycle measure_begin_ = kNever, measure_end_ = kNever;
+  bool closed_loop_ = false;
+  PacketTracer* tracer_ = nullptr;
   friend class NetworkInterface;
 };
 

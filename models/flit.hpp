@@ -25,6 +25,7 @@ struct Flit {
   bool head = false;
   bool tail = false;
   bool measured = false;  // created inside the measurement window
+  bool traced = false;    // a packet chosen for debug tracing (models/packet_tracer.hpp)
 };
 
 }  // namespace nwn

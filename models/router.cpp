@@ -97,7 +97,14 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
     global_->route(*this, router_in, head);
     if (!heatmap_.empty()) ++heatmap_[std::size_t(router_in) * radix() + head.router_out];
   }
+  if (head.traced) return route_traced(subswitch, in_port, head);
   return org_.routing->route(subswitch, in_port, head);
+}
+
+RouteDecision Router::route_traced(int subswitch, int in_port, Flit& head) {
+  const RouteDecision d = org_.routing->route(subswitch, in_port, head);
+  subswitches_[subswitch]->trace_route(clock_.now(), in_port, head, d);
+  return d;
 }
 
 void Router::tick(Cycle now) {

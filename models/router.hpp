@@ -79,6 +79,8 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   void report_buffers(std::ostream& os) const;
 
  private:
+  // route() for a packet chosen for debug tracing: also records the decision.
+  [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
   struct PortRef {
     std::uint32_t ss, port;
   };

@@ -98,6 +98,7 @@ Cycle Subswitch::receive_flits(int p, Cycle now) {
     v.q.push(f);
     ++buffered_flits_;
     ++activity_.buffer_writes;
+    if (f.traced) trace(TraceEvent::Buffer, now, p, f.vc, f);
     if (v.state == VcState::Idle) {
       if (!f.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
       v.state = VcState::Routing;
@@ -150,6 +151,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
   if (n == 1) {  // no contention: the allocator's answer for one requester, without the matrix
     const int g = vc_alloc_->allocate_one(requests_[0].input, requests_[0].base, requests_[0].mask);
     if (g >= 0) grant(requests_[0].input, g);
+    if (tracer_) trace_vc_grants(now, n);
     return;
   }
   vc_alloc_->clear();
@@ -161,6 +163,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     const int g = vc_alloc_->grant_of_input(req);
     if (g >= 0) grant(req, g);
   }
+  if (tracer_) trace_vc_grants(now, n);
 }
 
 void Subswitch::allocate_switch(Cycle now) {
@@ -227,6 +230,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   InputVc& v = vc_at(port, vc);
   OutputPort& o = out_[v.out_port];
   Flit f = v.q.front();
+  if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
   v.q.pop();
   if (v.q.empty()) bits::reset(occupied_.data(), port * params_.vcs + vc);
   --buffered_flits_;
@@ -242,6 +246,56 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
     v.out_port = v.out_vc = -1;
     start_packet_if_any(v, now + rc_cycles(port));
   }
+}
+
+void Subswitch::trace_route(Cycle now, int port, const Flit& head, const RouteDecision& d) const {
+  if (!tracer_) return;
+  TraceHop hop;
+  hop.in_port = port;
+  hop.in_vc = head.vc;
+  hop.out_port = d.out_port;
+  hop.vc_lo = d.vc_lo;
+  hop.vc_hi = d.vc_hi;
+  tracer_->record(TraceEvent::Route, now, head, name_, hop);
+}
+
+// After VC allocation: the grants of this cycle to traced heads. A second
+// pass over the cycle's n requests (a request was granted when its VC went
+// active), so the allocation itself has no hook.
+void Subswitch::trace_vc_grants(Cycle now, int n) {
+  const int V = params_.vcs;
+  for (int i = 0; i < n; ++i) {
+    const int idx = requests_[i].input;
+    const InputVc& v = vcs_[idx];
+    if (v.state == VcState::Active && v.q.front().traced)
+      trace(TraceEvent::VcGrant, now, idx / V, idx % V, v.q.front());
+  }
+}
+
+void Subswitch::trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) const {
+  if (!tracer_) return;
+  const InputVc& v = vc_at(port, vc);
+  TraceHop hop;
+  hop.in_port = port;
+  hop.in_vc = vc;
+  if (e == TraceEvent::Buffer) {
+    hop.link = in_[port].link;
+    hop.arrives = now;
+  } else {
+    hop.out_port = v.out_port;
+  }
+  if (e == TraceEvent::Route) {
+    hop.vc_lo = v.vc_lo;
+    hop.vc_hi = v.vc_hi;
+  }
+  if (e == TraceEvent::VcGrant) hop.out_vc = v.out_vc;
+  if (e == TraceEvent::Traverse) {
+    const Link* link = out_[v.out_port].link;
+    hop.out_vc = v.out_vc;
+    hop.link = link;
+    hop.arrives = now + params_.sa_cycles + params_.st_cycles + link->params().latency_cycles;
+  }
+  tracer_->record(e, now, f, name_, hop);
 }
 
 void Subswitch::report_buffers(std::ostream& os) const {

@@ -19,6 +19,7 @@
 
 #include "allocator.hpp"
 #include "link.hpp"
+#include "packet_tracer.hpp"
 #include "ring.hpp"
 #include "routing.hpp"
 
@@ -80,7 +81,19 @@ class Subswitch {
   Cycle receive_credits(int port, Cycle now);
   void step(Cycle now);
 
+  // Debug tracing of flits with Flit::traced set (nullptr: off).
+  void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
+  // The routing decision for a traced head at input `port` (called by the
+  // router's SubswitchRouting, which computes it).
+  [[gnu::cold, gnu::noinline]] void trace_route(Cycle now, int port, const Flit& head, const RouteDecision& d) const;
+
   bool has_flits() const { return buffered_flits_ > 0; }
+  // Flits buffered at input `port`, all VCs (occupancy VCD).
+  int buffered_flits_at(int port) const {
+    int n = 0;
+    for (int vc = 0; vc < params_.vcs; ++vc) n += int(vc_at(port, vc).q.size());
+    return n;
+  }
   std::uint64_t buffered_flits() const { return buffered_flits_; }
   const SubswitchActivity& activity() const { return activity_; }
   // Credits of output `port` summed over VCs (a large number if untracked).
@@ -150,6 +163,12 @@ class Subswitch {
   std::unique_ptr<Allocator> sw_alloc_;
   std::uint64_t buffered_flits_ = 0;
   SubswitchActivity activity_;
+  PacketTracer* tracer_ = nullptr;
+  // Only flits with Flit::traced get here: cold, out of line and with few
+  // arguments (the rest is read from the VC's state), so the hooks leave
+  // the per-cycle code as it was.
+  [[gnu::cold, gnu::noinline]] void trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) const;
+  [[gnu::cold, gnu::noinline]] void trace_vc_grants(Cycle now, int requests);
 };
 
 }  // namespace nwn

@@ -24,11 +24,17 @@ def main():
     data = json.load(open(sys.argv[1]))
     prefix = sys.argv[2]
     curves = defaultdict(list)
+    # A trace's load is set by its time scale (traffic.trace_time_scale), not
+    # traffic.load: plot those against the measured offered load.
+    trace = data["config"].get("traffic.source") == "trace"
     for p in data["points"]:
         if "results" not in p:
             continue
         s = dict(p["set"])
         load = float(s.pop("traffic.load", data["config"]["traffic.load"]))
+        if trace:
+            s.pop("traffic.trace_time_scale", None)
+            load = p["results"]["offered_load_measured"]
         label = ", ".join(f"{k.split('.')[-1]}={v}" for k, v in s.items()) or data["config"]["router.org"]
         curves[label].append((load, p["results"]))
     metrics = [("latency", "average packet latency (cycles)", "latency_avg"),

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -93,6 +94,11 @@ Table results_table(const std::vector<std::string>& keys, const std::vector<std:
   t.header = keys;
   for (auto h : {"offered", "accepted", "min-node", "lat-avg", "p50", "p99", "max", "net-lat", "hops", "saturated"})
     t.header.push_back(h);
+  // Batch and trace runs: the cycle the last packet arrived.
+  const bool finite = std::any_of(results.begin(), results.end(), [](const json& r) {
+    return !r.is_null() && r.value("workload", std::string("open")) != "open";
+  });
+  if (finite) t.header.push_back("completion");
   for (std::size_t i = 0; i < results.size(); ++i) {
     std::vector<std::string> row = key_values[i];
     const json& r = results[i];
@@ -109,6 +115,7 @@ Table results_table(const std::vector<std::string>& keys, const std::vector<std:
       row.push_back(f1(r["network_latency_avg"].get<double>()));
       row.push_back(fmt::format("{:.2f}", r["hops_avg"].get<double>()));
       row.push_back(r["saturated"].get<bool>() ? "yes" : "no");
+      if (finite) row.push_back(std::to_string(r.value("completion_cycles", std::uint64_t{0})));
     }
     t.rows.push_back(row);
   }
@@ -145,10 +152,17 @@ std::string heatmap_csv(const Network& net) {
   return out;
 }
 
+struct RunDebugArgs {
+  std::string heatmap, trace_packets, vcd;
+};
+
 int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
-            const std::string& perf_path, bool quiet, const std::string& heatmap_path) {
+            const std::string& perf_path, bool quiet, const RunDebugArgs& debug) {
   Config cfg = load_config(ca);
+  const std::string& heatmap_path = debug.heatmap;
   if (!heatmap_path.empty()) cfg.set("sim.heatmap", "true", "--heatmap");
+  if (!debug.trace_packets.empty()) cfg.set("sim.packet_trace_file", debug.trace_packets, "--trace-packets");
+  if (!debug.vcd.empty()) cfg.set("sim.vcd_file", debug.vcd, "--vcd");
   PerfResult perf;
   RunResult r = run_experiment(cfg, perf_path.empty() ? nullptr : &perf, [&](const Network& net) {
     if (!heatmap_path.empty()) write_file(heatmap_path, heatmap_csv(net));
@@ -161,10 +175,26 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
   if (!csv_path.empty()) write_file(csv_path, csv_table({}, {{}}, {out["results"]}).csv());
   if (!perf_path.empty()) write_file(perf_path, perf.to_json().dump(2) + "\n");
   if (!quiet) {
-    std::cout << fmt::format("nwnsim run: {} radix {}, {} traffic, load {}\n", cfg.get_string("router.org"),
-                             cfg.get_int("router.radix"), cfg.get_string("traffic.pattern"),
-                             cfg.text("traffic.load"));
+    const std::string traffic = cfg.get_string("traffic.source") == "trace"
+                                    ? "trace " + cfg.get_string("traffic.trace_file")
+                                    : fmt::format("{} traffic, load {}", cfg.get_string("traffic.pattern"),
+                                                  cfg.text("traffic.load"));
+    const std::string batch = cfg.get_string("traffic.mode") == "batch"
+                                  ? fmt::format(", batch of {} packets per node", cfg.get_int("traffic.batch_packets"))
+                                  : "";
+    std::cout << fmt::format("nwnsim run: {} radix {}, {}{}\n", cfg.get_string("router.org"),
+                             cfg.get_int("router.radix"), traffic, batch);
     std::cout << results_table({}, {{}}, {out["results"]}).render();
+    if (r.workload != "open") {
+      if (r.drained)
+        std::cout << fmt::format("completion: all {} packets delivered by cycle {}; per node, last delivery at "
+                                 "cycle {} (earliest) / {:.1f} (mean) / {} (latest)\n",
+                                 r.packets_measured, r.completion_cycles, r.completion_node_min,
+                                 r.completion_node_avg, r.completion_node_max);
+      else
+        std::cout << fmt::format("not completed: {} packets delivered when sim.max_cycles = {} ran out\n",
+                                 r.packets_measured, cfg.get_int("sim.max_cycles"));
+    }
   }
   return 0;
 }
@@ -201,6 +231,11 @@ std::string point_file_name(std::size_t i, const std::vector<std::string>& keys,
 
 int cmd_sweep(const SweepArgs& a) {
   Config base = load_config(a.config);  // validates the file and overrides up front
+  for (const char* key : {"sim.packet_trace_file", "sim.vcd_file"})
+    if (!base.get_string(key).empty())
+      throw ConfigError(std::string("sweep error: ") + key + " = '" + base.get_string(key) +
+                        "': every point of a sweep would write that one file; debug outputs are for one point "
+                        "(nwnsim run)");
   std::vector<std::pair<std::string, std::vector<std::string>>> axes;
   std::vector<std::string> vary = a.vary;
   if (!a.loads.empty()) vary.push_back("traffic.load=" + a.loads);
@@ -511,9 +546,17 @@ int nwnsim_main(int argc, char** argv) {
   run->add_option("--csv", run_csv, "write results as one CSV row with header");
   run->add_option("--perf-json", run_perf, "write wall time, cycles/s and peak memory (machine-dependent) as JSON");
   run->add_flag("--quiet", run_quiet, "print nothing on success");
-  std::string run_heatmap;
-  run->add_option("--heatmap", run_heatmap,
+  RunDebugArgs run_debug;
+  run->add_option("--heatmap", run_debug.heatmap,
                   "write packets per (router, input port, output port) as CSV (scripts/plot_heatmap.py plots it)");
+  run->add_option("--trace-packets", run_debug.trace_packets,
+                  "write the path of the packets chosen by sim.packet_trace_ids / sim.packet_trace_every, event by "
+                  "event (sim.packet_trace_file)")
+      ->type_name("FILE");
+  run->add_option("--vcd", run_debug.vcd,
+                  "write a VCD of router sim.vcd_router's channel and buffer occupancy over cycles sim.vcd_from .. "
+                  "+sim.vcd_cycles (sim.vcd_file)")
+      ->type_name("FILE");
 
   SweepArgs sw;
   auto* sweep = app.add_subcommand("sweep", "simulate a grid of points in parallel processes (default: loads 0.1..1.0)");
@@ -562,7 +605,7 @@ int nwnsim_main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
     }
-    if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_heatmap);
+    if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_debug);
     if (*sweep) return cmd_sweep(sw);
     if (*bench) return cmd_bench(bench_quick, bench_large, bench_threads, bench_json);
     if (*config) return cmd_config(cfg_args, cfg_keys, cfg_md);

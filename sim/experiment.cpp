@@ -8,6 +8,8 @@
 
 #include "network.hpp"
 #include "network_power.hpp"
+#include "occupancy_vcd.hpp"
+#include "packet_trace.hpp"
 
 namespace nwn {
 
@@ -32,6 +34,11 @@ nlohmann::ordered_json RunResult::to_json() const {
   j["flits_queued"] = flits_queued;
   j["flits_in_network"] = flits_in_network;
   j["flit_hops"] = flit_hops;
+  j["workload"] = workload;
+  j["completion_cycles"] = completion_cycles;
+  j["completion_node_min"] = completion_node_min;
+  j["completion_node_avg"] = completion_node_avg;
+  j["completion_node_max"] = completion_node_max;
   nlohmann::ordered_json a;
   a["window_cycles"] = window_cycles;
   a["packets_ejected"] = window_packets_ejected;
@@ -125,31 +132,25 @@ RunResult run_experiment(const Config& cfg, PerfResult* perf, const std::functio
   return r;
 }
 
-RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
-  Network* net = &network;
-  const Clock clock = net->clock();
-  Endpoints& e = net->endpoints();
+namespace {
+
+// Open loop: warm-up, a window whose packets are marked, then a drain until
+// the marked packets leave (at most sim.drain_cap_cycles).
+void run_open(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
+  Endpoints& e = net.endpoints();
   const Cycle warmup = Cycle(cfg.get_int("sim.warmup_cycles"));
   const Cycle window = Cycle(cfg.get_int("sim.measure_cycles"));
   const Cycle drain_cap = Cycle(cfg.get_int("sim.drain_cap_cycles"));
   e.set_measure_window(warmup, warmup + window);
-  // Threads only change speed. The Verilated allocators run on one thread.
-  if (net->threads() == 0)
-    net->start(cfg.get_string("router.allocator_impl") == "rtl" ? 1 : int(cfg.get_int("sim.threads")));
-
-  const auto t0 = std::chrono::steady_clock::now();
-  Runner runner(cfg, *net, clock);
   runner.run_until(warmup, [] { return false; });
-  const RouterActivity before = net->activity();
+  const RouterActivity before = net.activity();
   runner.run_until(warmup + window, [] { return false; });
-  const RouterActivity during = net->activity() - before;
-  runner.run_until(warmup + window + drain_cap, [&] { return net->stats().outstanding() == 0; });
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.window_activity = net.activity() - before;
+  runner.run_until(warmup + window + drain_cap, [&] { return net.stats().outstanding() == 0; });
 
-  RunResult r;
-  const PacketStats& s = net->stats();
+  const PacketStats& s = net.stats();
   const int nodes = e.nodes();
-  const double capacity = double(nodes) * double(window) / net->serialization_cycles();
+  const double capacity = double(nodes) * double(window) / net.serialization_cycles();
   r.offered_load = cfg.get_float("traffic.load");
   r.offered_load_measured = double(e.window_created_flits()) / capacity;
   std::uint64_t window_ejected = 0, min_node = ~std::uint64_t{0};
@@ -159,10 +160,101 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   }
   r.accepted_load = double(window_ejected) / capacity;
   r.window_cycles = window;
-  r.window_packets_ejected = e.window_ejected_packets();
   r.window_flits_ejected = window_ejected;
-  r.window_activity = during;
   r.accepted_min_node = double(min_node) * nodes / capacity;
+  r.drained = s.outstanding() == 0;
+  // The offered rate is sampled over nodes x window trials, so its noise is far
+  // below 3%: accepting less than 97% of it means queues are growing.
+  r.saturated = !r.drained || r.accepted_load < 0.97 * r.offered_load_measured;
+}
+
+// Batch and trace: every packet is measured and the run ends when the last
+// one is delivered (at most sim.max_cycles). The window is the whole run,
+// from cycle 0 to the last delivery. Offered load: of a trace, all its flits
+// over the cycles up to its last packet; of a batch, each node's flits over
+// the cycles up to its last creation, averaged over the nodes. Accepted load
+// is all flits delivered over the whole window.
+void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
+  Endpoints& e = net.endpoints();
+  PacketStats& s = net.stats();
+  const int nodes = e.nodes();
+  e.set_measure_window(0, kNever);
+  s.track_sources(nodes);
+  const std::uint64_t total = net.finite_workload()->total_packets();
+  const RouterActivity before = net.activity();
+  runner.run_until(Cycle(cfg.get_int("sim.max_cycles")), [&] { return s.latency.count() == total; });
+  r.window_activity = net.activity() - before;
+
+  const bool trace = cfg.get_string("traffic.source") == "trace";
+  r.workload = trace ? "trace" : "batch";
+  r.drained = s.latency.count() == total;
+  r.saturated = !r.drained;
+  const auto& last = s.last_delivery_by_source();
+  const auto& count = s.delivered_by_source();
+  std::uint64_t senders = 0, sum = 0, lo = ~std::uint64_t{0}, hi = 0;
+  for (int n = 0; n < nodes; ++n) {
+    if (!count[n]) continue;
+    ++senders;
+    sum += last[n];
+    lo = std::min(lo, last[n]);
+    hi = std::max(hi, last[n]);
+  }
+  r.completion_cycles = r.drained ? hi : 0;
+  r.completion_node_min = senders ? lo : 0;
+  r.completion_node_max = hi;
+  r.completion_node_avg = senders ? double(sum) / double(senders) : 0.0;
+  const Cycle window = r.drained ? hi + 1 : runner.now();
+  const double capacity = double(nodes) * double(window) / net.serialization_cycles();
+  double offered = 0;
+  std::uint64_t creators = 0;
+  for (int n = 0; n < nodes; ++n) {
+    if (!s.created_flits_by_source()[n]) continue;
+    ++creators;
+    offered += double(s.created_flits_by_source()[n]) * net.serialization_cycles() /
+               double(s.last_created_by_source()[n] + 1);
+  }
+  r.offered_load_measured = creators ? offered / double(creators) : 0.0;
+  if (trace)
+    r.offered_load_measured = double(e.window_created_flits()) * net.serialization_cycles() /
+                              (double(nodes) * double(s.last_created() + 1));
+  r.offered_load = trace ? r.offered_load_measured : cfg.get_float("traffic.load");
+  std::uint64_t ejected = 0, min_node = ~std::uint64_t{0};
+  for (int n = 0; n < nodes; ++n) {
+    ejected += e.window_ejected_flits_of(n);
+    min_node = std::min(min_node, e.window_ejected_flits_of(n));
+  }
+  r.accepted_load = double(ejected) / capacity;
+  r.accepted_min_node = double(min_node) * nodes / capacity;
+  r.window_cycles = window;
+  r.window_flits_ejected = ejected;
+  // A trace the network cannot keep up with ends long after its last packet
+  // was created. (A batch's end is set by its slowest node, so there only
+  // not completing counts.)
+  if (trace && r.accepted_load < 0.97 * r.offered_load_measured) r.saturated = true;
+}
+
+}  // namespace
+
+RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
+  Network* net = &network;
+  const Clock clock = net->clock();
+  Endpoints& e = net->endpoints();
+  // Debug outputs, only when asked for: they hook in before the simulation starts.
+  const auto tracer = attach_packet_tracer(cfg, *net);
+  const auto vcd = make_occupancy_vcd(cfg, *net);
+  // Threads only change speed. The Verilated allocators run on one thread.
+  if (net->threads() == 0)
+    net->start(cfg.get_string("router.allocator_impl") == "rtl" ? 1 : int(cfg.get_int("sim.threads")));
+
+  const auto t0 = std::chrono::steady_clock::now();
+  Runner runner(cfg, *net, clock);
+  RunResult r;
+  if (net->finite_workload()) run_to_completion(cfg, *net, runner, r);
+  else run_open(cfg, *net, runner, r);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const PacketStats& s = net->stats();
+  r.window_packets_ejected = e.window_ejected_packets();
   r.packets_measured = s.latency.count();
   r.latency_avg = s.latency.mean();
   r.latency_p50 = s.latency.percentile(0.5);
@@ -170,10 +262,6 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   r.latency_max = s.latency.max();
   r.network_latency_avg = s.network_latency.mean();
   r.hops_avg = s.hops.mean();
-  r.drained = net->stats().outstanding() == 0;
-  // The offered rate is sampled over nodes x window trials, so its noise is far
-  // below 3%: accepting less than 97% of it means queues are growing.
-  r.saturated = !r.drained || r.accepted_load < 0.97 * r.offered_load_measured;
   r.cycles = runner.now();
   r.flits_created = e.created_flits();
   r.flits_ejected = e.ejected_flits();

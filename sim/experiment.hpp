@@ -28,6 +28,13 @@ struct RunResult {
   std::uint64_t cycles = 0;
   std::uint64_t flits_created = 0, flits_ejected = 0, flits_queued = 0, flits_in_network = 0;
   std::uint64_t flit_hops = 0;
+  // Batch and trace runs (workload "batch" or "trace"; "open" leaves them 0):
+  // the cycle the last packet was delivered, and over the nodes that sent
+  // packets, the earliest, mean and latest cycle a node's last packet was.
+  std::string workload = "open";
+  std::uint64_t completion_cycles = 0;
+  std::uint64_t completion_node_min = 0, completion_node_max = 0;
+  double completion_node_avg = 0;
   // What happened during the measurement window, for the power model.
   std::uint64_t window_cycles = 0;
   std::uint64_t window_packets_ejected = 0;
@@ -91,7 +98,10 @@ class Network;
 // Packets that crossed the routers' bisections (from the heatmaps) over all packets routed.
 nlohmann::ordered_json bisection_crossing(const Network& net);
 
-// Runs one point. SystemC allows one elaboration per process, so this can be
+// Runs one point: open-loop traffic gets warm-up, window and drain; batch
+// and trace workloads run until every packet is delivered (docs/WORKLOADS.md).
+// Packet traces and the occupancy VCD are attached when the config asks.
+// SystemC allows one elaboration per process, so this can be
 // called once per process; sweeps run points in child processes.
 // `inspect` sees the network after the run (heatmaps, debugging).
 RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "topo/graph.hpp"
+#include "trace_workload.hpp"
 
 namespace nwn {
 
@@ -24,6 +25,19 @@ class SingleRouterRouting final : public GlobalRouting {
  private:
   int vcs_;
 };
+
+// What a trace's packets must respect in this network.
+TraceLimits trace_limits(const Config& cfg, int nodes) {
+  const bool vct = cfg.get_string("router.flow_control") == "vct";
+  TraceLimits lim;
+  lim.nodes = nodes;
+  lim.time_scale = cfg.get_float("traffic.trace_time_scale");
+  lim.max_packet_flits = vct ? int(std::min<std::int64_t>(cfg.get_int("router.vc_depth_flits"), 65535)) : 65535;
+  lim.size_rule = vct ? "router.vc_depth_flits = " + std::to_string(cfg.get_int("router.vc_depth_flits")) +
+                            ": virtual cut-through needs a VC to hold a whole packet"
+                      : "the longest packet a flit can name";
+  return lim;
+}
 
 }  // namespace
 
@@ -203,12 +217,41 @@ void Network::make_endpoints(const Config& cfg, int nodes, const RouterLayout* l
   sp.packet_flits = int(cfg.get_int("traffic.packet_flits"));
   sp.bimodal_small_flits = int(cfg.get_int("traffic.bimodal_small_flits"));
   sp.bimodal_large_flits = int(cfg.get_int("traffic.bimodal_large_flits"));
-  const int largest = sp.bimodal ? std::max(sp.bimodal_small_flits, sp.bimodal_large_flits) : sp.packet_flits;
-  if (cfg.get_string("router.flow_control") == "vct" && largest > cfg.get_int("router.vc_depth_flits"))
-    throw ConfigError("config error: packets of " + std::to_string(largest) +
-                      " flits do not fit router.vc_depth_flits = " + std::to_string(cfg.get_int("router.vc_depth_flits")) +
-                      ": virtual cut-through needs a VC to hold a whole packet");
-  workload_ = std::make_unique<SyntheticWorkload>(sp, make_traffic_pattern(cfg.get_string("traffic.pattern"), pp));
+  const bool vct = cfg.get_string("router.flow_control") == "vct";
+  const bool batch = cfg.get_string("traffic.mode") == "batch";
+  if (cfg.get_string("traffic.source") == "trace") {
+    const std::string& file = cfg.get_string("traffic.trace_file");
+    if (file.empty())
+      throw ConfigError("config error: traffic.source = trace needs traffic.trace_file (a trace file; format in "
+                        "docs/WORKLOADS.md)");
+    if (batch)
+      throw ConfigError("config error: traffic.mode = batch sends packets of traffic.pattern; with traffic.source = "
+                        "trace the trace gives the packets (allowed: traffic.mode = open)");
+    auto trace = std::make_unique<TraceWorkload>(read_trace_file(file, trace_limits(cfg, nodes)), nodes);
+    finite_ = trace.get();
+    workload_ = std::move(trace);
+  } else {
+    const int largest = sp.bimodal ? std::max(sp.bimodal_small_flits, sp.bimodal_large_flits) : sp.packet_flits;
+    if (vct && largest > cfg.get_int("router.vc_depth_flits"))
+      throw ConfigError("config error: packets of " + std::to_string(largest) + " flits do not fit router.vc_depth_flits = " +
+                        std::to_string(cfg.get_int("router.vc_depth_flits")) +
+                        ": virtual cut-through needs a VC to hold a whole packet");
+    auto synthetic =
+        std::make_unique<SyntheticWorkload>(sp, make_traffic_pattern(cfg.get_string("traffic.pattern"), pp));
+    if (batch) {
+      BatchParams bp;
+      bp.packets_per_node = std::uint64_t(cfg.get_int("traffic.batch_packets"));
+      bp.max_outstanding = std::uint64_t(cfg.get_int("traffic.batch_max_outstanding"));
+      if (sp.load <= 0)
+        throw ConfigError("config error: traffic.load = 0 with traffic.mode = batch: no packet would ever be sent "
+                          "(allowed: a load above 0)");
+      auto b = std::make_unique<BatchWorkload>(nodes, bp, std::move(synthetic));
+      finite_ = b.get();
+      workload_ = std::move(b);
+    } else {
+      workload_ = std::move(synthetic);
+    }
+  }
   endpoints_ = std::make_unique<Endpoints>("endpoints", nodes, endpoint_params(cfg), workload_.get(), &stats_, clock_);
 }
 

@@ -28,6 +28,9 @@ class Network {
   Endpoints& endpoints() { return *endpoints_; }
   const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
   PacketStats& stats() { return stats_; }
+  // The batch or trace workload (the run ends when all its packets are
+  // delivered), or nullptr for open-loop traffic.
+  const FiniteWorkload* finite_workload() const { return finite_; }
   int serialization_cycles() const { return serialization_; }
   const Clock& clock() const { return clock_; }
 
@@ -65,7 +68,8 @@ class Network {
   Clock clock_;
   int serialization_ = 1;
   PacketStats stats_;
-  std::unique_ptr<SyntheticWorkload> workload_;
+  std::unique_ptr<Workload> workload_;
+  const FiniteWorkload* finite_ = nullptr;
   std::unique_ptr<Endpoints> endpoints_;
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<Link>> links_;  // router-to-router channels

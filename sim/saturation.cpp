@@ -34,6 +34,10 @@ int run_saturation(const SaturationArgs& a) {
   if (!a.config_file.empty()) base.load_file(a.config_file);
   for (auto& s : a.sets) base.set_override(s);
   if (!(a.lo < a.hi)) throw ConfigError("saturation error: --low must be below --high");
+  if (base.get_string("traffic.source") != "synthetic" || base.get_string("traffic.mode") != "open")
+    throw ConfigError("saturation error: the search varies traffic.load of open-loop synthetic traffic (allowed: "
+                      "traffic.source = synthetic, traffic.mode = open); for a trace, sweep "
+                      "traffic.trace_time_scale instead");
   const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-sat-{}", getpid());
   fs::create_directories(tmp);
   nlohmann::ordered_json probes = nlohmann::ordered_json::array();

@@ -1,6 +1,7 @@
 // Packet statistics over the marked (measured) packets.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -34,9 +35,18 @@ class PacketStats final : public PacketObserver {
  public:
   void on_created(const PacketExtension& p) override {
     if (p.measured) ++outstanding_;
+    last_created_ = p.created_cycle;
+    if (!created_flits_from_.empty()) {
+      created_flits_from_[p.src] += p.size_flits;
+      last_created_by_.at(p.src) = p.created_cycle;
+    }
   }
   void on_delivered(const PacketExtension& p) override {
     if (on_packet) on_packet(p);
+    if (!last_delivery_.empty()) {
+      last_delivery_[p.src] = std::max(last_delivery_[p.src], p.delivered_cycle);
+      ++delivered_from_[p.src];
+    }
     if (!p.measured) return;
     --outstanding_;
     latency.add(p.delivered_cycle - p.created_cycle);
@@ -44,6 +54,19 @@ class PacketStats final : public PacketObserver {
     hops.add(p.hops);
   }
   std::uint64_t outstanding() const { return outstanding_; }
+  Cycle last_created() const { return last_created_; }  // packets are created in time order
+  // Per source node: the cycle its last packet was delivered, and how many
+  // were (batch and trace runs: per-node completion).
+  void track_sources(int nodes) {
+    last_delivery_.assign(nodes, 0);
+    delivered_from_.assign(nodes, 0);
+    created_flits_from_.assign(nodes, 0);
+    last_created_by_.assign(nodes, 0);
+  }
+  const std::vector<std::uint64_t>& created_flits_by_source() const { return created_flits_from_; }
+  const std::vector<Cycle>& last_created_by_source() const { return last_created_by_; }
+  const std::vector<Cycle>& last_delivery_by_source() const { return last_delivery_; }
+  const std::vector<std::uint64_t>& delivered_by_source() const { return delivered_from_; }
 
   Histogram latency, network_latency, hops;
   // Called for every delivered packet, measured or not (tests, packet traces).
@@ -51,6 +74,11 @@ class PacketStats final : public PacketObserver {
 
  private:
   std::uint64_t outstanding_ = 0;
+  Cycle last_created_ = 0;
+  std::vector<Cycle> last_delivery_;
+  std::vector<std::uint64_t> delivered_from_;
+  std::vector<std::uint64_t> created_flits_from_;
+  std::vector<Cycle> last_created_by_;
 };
 
 }  // namespace nwn

@@ -191,4 +191,28 @@ PacketSpec SyntheticWorkload::make_packet(int node, Cycle) {
   return s;
 }
 
+BatchWorkload::BatchWorkload(int nodes, const BatchParams& p, std::unique_ptr<SyntheticWorkload> inner)
+    : params_(p), inner_(std::move(inner)), created_(nodes, 0), outstanding_(nodes, 0) {}
+
+Cycle BatchWorkload::next_creation(int node, Cycle after) {
+  if (created_[node] >= params_.packets_per_node) return kNever;
+  if (params_.max_outstanding && outstanding_[node] >= params_.max_outstanding) return kNever;
+  return inner_->next_creation(node, after);
+}
+
+PacketSpec BatchWorkload::make_packet(int node, Cycle now) {
+  ++created_[node];
+  ++outstanding_[node];
+  return inner_->make_packet(node, now);
+}
+
+// True exactly when `src` had stopped at the outstanding limit (its last
+// next_creation gave kNever) and may go on: the endpoints then ask for its
+// next creation.
+bool BatchWorkload::on_delivered(int src, Cycle) {
+  const bool was_waiting = outstanding_[src] == params_.max_outstanding;
+  --outstanding_[src];
+  return was_waiting && created_[src] < params_.packets_per_node;
+}
+
 }  // namespace nwn

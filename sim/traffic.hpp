@@ -1,9 +1,11 @@
-// Synthetic traffic: destination patterns (registered by name) and the
-// open-loop Bernoulli workload with fixed or bimodal packet sizes.
+// Synthetic traffic: destination patterns (registered by name), the
+// open-loop Bernoulli workload with fixed or bimodal packet sizes, and the
+// batch workload built on it. Traces are in trace_workload.hpp.
 #pragma once
 #include <functional>
 #include <map>
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,37 @@ class SyntheticWorkload final : public Workload {
   std::unique_ptr<TrafficPattern> pattern_;
   std::vector<Rng> rng_;
   double p_packet_;
+};
+
+// A workload with a known number of packets (batch, trace): the run ends
+// when all of them are delivered (sim/experiment.cpp, run to completion).
+class FiniteWorkload : public Workload {
+ public:
+  virtual std::uint64_t total_packets() const = 0;
+};
+
+struct BatchParams {
+  std::uint64_t packets_per_node = 100;
+  std::uint64_t max_outstanding = 0;  // per node; 0: no limit
+};
+
+// Batch mode: each node creates packets_per_node packets of the synthetic
+// workload (same pattern, sizes and Bernoulli arrivals at traffic.load),
+// then stops. With max_outstanding, a node that has that many undelivered
+// packets waits for a delivery (closed loop).
+class BatchWorkload final : public FiniteWorkload {
+ public:
+  BatchWorkload(int nodes, const BatchParams& p, std::unique_ptr<SyntheticWorkload> inner);
+  Cycle next_creation(int node, Cycle after) override;
+  PacketSpec make_packet(int node, Cycle now) override;
+  bool closed_loop() const override { return params_.max_outstanding > 0; }
+  bool on_delivered(int src, Cycle now) override;
+  std::uint64_t total_packets() const override { return params_.packets_per_node * created_.size(); }
+
+ private:
+  BatchParams params_;
+  std::unique_ptr<SyntheticWorkload> inner_;
+  std::vector<std::uint64_t> created_, outstanding_;
 };
 
 }  // namespace nwn

@@ -230,7 +230,7 @@ TEST(SweepOutDir, EmitsASlurmJobArray) {
 TEST(Reproduce, ListsThePresetsWithWhatThePaperReports) {
   auto r = nwnsim("reproduce --list");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  for (const char* name : {"table2", "fig05", "fig11c-ur", "fig16", "fig17b-ur", "fig18a", "fig18b"})
+  for (const char* name : {"table2", "fig05", "fig11c-ur", "fig16", "fig16-more", "fig17b-ur", "fig18a", "fig18b"})
     EXPECT_NE(r.output.find(name), std::string::npos) << name;
   EXPECT_NE(r.output.find("paper: "), std::string::npos);
 }

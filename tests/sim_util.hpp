@@ -45,9 +45,13 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-// A file name in the test temp directory, unique to the running test.
+// A file name in the test temp directory, unique to the running test
+// (parameterized tests are named Test/Case: the '/' becomes '_').
 inline std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "/" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + name;
+  std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  for (char& c : test)
+    if (c == '/') c = '_';
+  return ::testing::TempDir() + "/" + test + "-" + name;
 }
 
 // Runs the nwnsim program with the given arguments.

@@ -1,0 +1,56 @@
+// A VCD of one router's occupancy (gtkwave reads it): for each internal
+// channel the flits in flight on it, for each subswitch input the flits in its
+// VC buffers, sampled once per cycle over a window. The recorder is its own
+// SystemC method, created only when sim.vcd_file is set, and only reads the
+// router: with the VCD off nothing runs.
+//
+// It samples half a clock period after each cycle starts, when every router
+// and the endpoints have run that cycle, so the value at cycle c is the
+// occupancy at the end of cycle c whatever order SystemC runs processes in.
+#pragma once
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "../models/router.hpp"
+#include "config.hpp"
+
+namespace nwn {
+
+class Network;
+
+class OccupancyVcd : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(OccupancyVcd);
+  OccupancyVcd(sc_core::sc_module_name name, const Router& router, const std::string& path, Cycle from, Cycle cycles,
+               const Clock& clock);
+  ~OccupancyVcd() override;
+
+ private:
+  struct Signal {
+    std::string id;
+    int last = -1;
+  };
+  void sample();
+  void close(Cycle end_cycle);
+  std::uint64_t time_ps(Cycle c) const { return c * period_ps_; }
+
+  const Router& router_;
+  Clock clock_;
+  Cycle from_, until_;
+  std::uint64_t period_ps_;
+  std::FILE* file_;
+  std::vector<Signal> channels_, inputs_;  // inputs_: subswitch by subswitch, port by port
+  std::vector<int> values_;                // scratch for one sample
+  bool started_ = false;
+  Cycle last_sampled_ = 0;
+};
+
+// The recorder the config asks for (sim.vcd_file, sim.vcd_router,
+// sim.vcd_from, sim.vcd_cycles), or nullptr. Call before the simulation starts.
+std::unique_ptr<OccupancyVcd> make_occupancy_vcd(const Config& cfg, const Network& net);
+
+}  // namespace nwn

@@ -1,0 +1,42 @@
+// Packet traces for debugging: the path of chosen packets through the
+// endpoints, routers and subswitches, one line per flit event (format in
+// docs/WORKLOADS.md). Chosen by packet id (sim.packet_trace_ids) or every
+// Nth packet (sim.packet_trace_every); written to sim.packet_trace_file.
+// With sim.threads > 1 the lines of one cycle may come in another order
+// (each line is whole); with one thread the file is reproducible.
+#pragma once
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "../models/packet_tracer.hpp"
+#include "config.hpp"
+
+namespace nwn {
+
+class Network;
+
+class PacketTraceWriter final : public PacketTracer {
+ public:
+  PacketTraceWriter(const std::string& path, std::vector<std::uint64_t> ids, std::uint64_t every);
+  ~PacketTraceWriter() override;
+  bool wants(std::uint64_t packet_id) const override;
+  void record(TraceEvent e, Cycle now, const Flit& f, const std::string& unit, const TraceHop& hop) override;
+
+ private:
+  std::FILE* file_;
+  std::vector<std::uint64_t> ids_;  // sorted
+  std::uint64_t every_;
+  fmt::memory_buffer line_;  // reused: no allocation per event once grown
+  std::mutex mutex_;         // routers on several threads (sim.threads) record concurrently
+};
+
+// The tracer the config asks for, hooked into the network's endpoints and
+// subswitches; nullptr when sim.packet_trace_file is empty.
+std::unique_ptr<PacketTraceWriter> attach_packet_tracer(const Config& cfg, Network& net);
+
+}  // namespace nwn

@@ -1,0 +1,250 @@
+// Trace-driven and batch workloads: the trace parser's errors, a trace run
+// that delivers exactly the trace, batch completion and its determinism.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+
+#include "sim/network.hpp"
+#include "sim/trace_workload.hpp"
+#include "sim_util.hpp"
+
+namespace nwn {
+namespace {
+
+using test::config;
+using test::nwnsim;
+using test::slurp;
+using test::temp_path;
+
+const std::string kExampleTrace = std::string(NWNSIM_SOURCE_DIR) + "/configs/traces/example16.trace";
+
+// ---- the parser, through the command line (exit code 2 and the message) ----
+
+struct BadTrace {
+  const char* name;
+  const char* text;
+  const char* sets;  // extra --set options
+  int line;          // the line the error must name
+  std::vector<const char*> must_say;
+};
+
+void PrintTo(const BadTrace& c, std::ostream* os) { *os << c.name; }
+
+class TraceErrors : public ::testing::TestWithParam<BadTrace> {};
+
+TEST_P(TraceErrors, NameFileLineFieldValueAndWhatIsAllowed) {
+  const BadTrace& c = GetParam();
+  const std::string file = temp_path("bad.trace");
+  std::ofstream(file) << c.text;
+  auto r = nwnsim("run --set router.radix=16 --set traffic.source=trace --set traffic.trace_file=" + file + " " +
+                  c.sets);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("trace error: " + file + ":" + std::to_string(c.line) + ": "), std::string::npos)
+      << r.output;
+  for (const char* s : c.must_say)
+    EXPECT_NE(r.output.find(s), std::string::npos) << "missing '" << s << "' in:\n" << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, TraceErrors,
+    ::testing::Values(
+        BadTrace{"TooFewFields", "# c s d n\n0 1 2 1\n\n5 1 2\n", "", 4,
+                 {"3 fields in '5 1 2'", "cycle source destination size_flits"}},
+        BadTrace{"TooManyFields", "0 1 2 1 9\n", "", 1, {"5 fields", "4 whitespace-separated integers"}},
+        BadTrace{"NotAnInteger", "0 1 2 1\n3 1 x2 1  # comment\n", "", 2,
+                 {"destination = 'x2'", "a node id, an integer from 0 to 15"}},
+        BadTrace{"NegativeCycle", "-4 1 2 1\n", "", 1, {"cycle = '-4'", "an integer >= 0"}},
+        BadTrace{"SourceOutOfRange", "0 1 2 1\n1 16 2 1\n", "", 2,
+                 {"source = '16'", "from 0 to 15 (the network has 16 nodes)"}},
+        BadTrace{"ZeroSize", "0 1 2 0\n", "", 1, {"size_flits = '0'", "an integer from 1 to 16"}},
+        BadTrace{"LargerThanVctBuffers", "0 1 2 8\n0 2 3 9\n", "--set router.vc_depth_flits=8", 2,
+                 {"size_flits = '9'", "from 1 to 8", "router.vc_depth_flits = 8", "virtual cut-through"}},
+        BadTrace{"CycleGoesBackwards", "10 1 2 1\n\n12 3 4 1\n11 5 6 1\n", "", 4,
+                 {"cycle = '11'", "must not decrease", "line 3 has cycle 12"}}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(TraceErrors, MissingFileEmptyTraceAndMissingKeyAreClear) {
+  auto r = nwnsim("run --set traffic.source=trace --set traffic.trace_file=/nonexistent/t.trace");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("traffic.trace_file = '/nonexistent/t.trace': cannot read"), std::string::npos) << r.output;
+  r = nwnsim("run --set traffic.source=trace");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("traffic.source = trace needs traffic.trace_file"), std::string::npos) << r.output;
+  const std::string empty = temp_path("empty.trace");
+  std::ofstream(empty) << "# nothing\n\n";
+  r = nwnsim("run --set traffic.source=trace --set traffic.trace_file=" + empty);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find(empty + ": no packet lines"), std::string::npos) << r.output;
+  r = nwnsim("run --set traffic.source=trace --set traffic.mode=batch --set traffic.trace_file=" + kExampleTrace);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("traffic.mode = batch"), std::string::npos) << r.output;
+}
+
+TEST(TraceParse, CommentsBlankLinesTabsAndTimeScale) {
+  TraceLimits lim;
+  lim.nodes = 4;
+  const std::string text = "# header\n\n 0\t1 2 3 # tail comment\r\n5 3 0 1\n5 2 2 16\n";
+  auto p = parse_trace(text, "t", lim);
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(std::make_tuple(p[0].cycle, p[0].src, p[0].dst, int(p[0].size_flits)), std::make_tuple(0ull, 1, 2, 3));
+  EXPECT_EQ(std::make_tuple(p[2].cycle, p[2].src, p[2].dst, int(p[2].size_flits)), std::make_tuple(5ull, 2, 2, 16));
+  lim.time_scale = 2.5;
+  p = parse_trace(text, "t", lim);
+  EXPECT_EQ(p[1].cycle, 13u);  // 5 x 2.5 = 12.5, rounded away from zero
+}
+
+// ---- a trace run ----
+
+// Every packet of the trace is delivered once, from its source to its
+// destination, with its size and its creation cycle; nothing else is.
+TEST(TraceRun, DeliversExactlyTheTracePackets) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = config({"router.radix=16", "traffic.source=trace", "traffic.trace_file=" + kExampleTrace});
+  TraceLimits lim;
+  lim.nodes = 16;
+  std::vector<std::tuple<Cycle, int, int, int>> expected;
+  for (const TracePacket& p : read_trace_file(kExampleTrace, lim))
+    expected.emplace_back(p.cycle, p.src, p.dst, p.size_flits);
+  auto net = make_network(cfg, clock_from(cfg));
+  std::vector<std::tuple<Cycle, int, int, int>> delivered;
+  net->stats().on_packet = [&](const PacketExtension& p) {
+    delivered.emplace_back(p.created_cycle, p.src, p.dst, p.size_flits);
+    EXPECT_GE(p.delivered_cycle, p.created_cycle + 6) << "faster than the zero-load latency";
+  };
+  RunResult r = run_network(cfg, *net);
+  std::sort(expected.begin(), expected.end());
+  std::sort(delivered.begin(), delivered.end());
+  EXPECT_EQ(delivered, expected);
+  EXPECT_EQ(r.workload, "trace");
+  EXPECT_TRUE(r.drained);
+  EXPECT_EQ(r.packets_measured, expected.size());
+  std::uint64_t flits = 0;
+  for (auto& e : expected) flits += std::get<3>(e);
+  EXPECT_EQ(r.flits_created, flits);
+  EXPECT_EQ(r.flits_ejected, flits);
+  EXPECT_GE(r.completion_cycles, 250u + 6u);
+  EXPECT_EQ(r.completion_node_max, r.completion_cycles);
+  EXPECT_LE(r.completion_node_min, r.completion_node_avg);
+  EXPECT_LE(r.completion_node_avg, double(r.completion_node_max));
+}
+
+// ---- batch mode ----
+
+TEST(BatchRun, EveryNodeSendsItsBatchAndTheRunEndsWhenAllAreDelivered) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Config cfg = config({"router.radix=16", "traffic.mode=batch", "traffic.batch_packets=200", "traffic.load=0.5",
+                       "traffic.packet_flits=2"});
+  auto net = make_network(cfg, clock_from(cfg));
+  std::vector<int> per_source(16, 0);
+  net->stats().on_packet = [&](const PacketExtension& p) { ++per_source[p.src]; };
+  RunResult r = run_network(cfg, *net);
+  EXPECT_EQ(r.workload, "batch");
+  EXPECT_TRUE(r.drained);
+  EXPECT_FALSE(r.saturated);
+  for (int n = 0; n < 16; ++n) EXPECT_EQ(per_source[n], 200) << "node " << n;
+  EXPECT_EQ(r.packets_measured, 16u * 200u);
+  EXPECT_EQ(r.flits_created, 16u * 200u * 2u);
+  EXPECT_EQ(r.flits_ejected, r.flits_created);
+  // 200 packets of 2 flits (4 cycles each on the channel) at half load take
+  // about 200 x 8 = 1,600 cycles per node.
+  EXPECT_GT(r.completion_cycles, 1300u);
+  EXPECT_LT(r.completion_cycles, 2100u);
+  EXPECT_EQ(r.completion_node_max, r.completion_cycles);
+  EXPECT_LE(r.completion_node_min, r.completion_node_avg);
+  EXPECT_NEAR(r.offered_load_measured, 0.5, 0.06);
+  EXPECT_EQ(r.window_cycles, r.completion_cycles + 1);
+}
+
+// With at most one packet outstanding a node waits a round trip (at least
+// the zero-load latency, 6 cycles, plus the cycle after delivery) per packet.
+TEST(BatchRun, MaxOutstandingClosesTheLoop) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  const int batch = 50;
+  Config cfg = config({"router.radix=16", "traffic.mode=batch", "traffic.batch_packets=" + std::to_string(batch),
+                       "traffic.load=1.0", "traffic.batch_max_outstanding=1"});
+  auto net = make_network(cfg, clock_from(cfg));
+  std::vector<std::int64_t> last_delivery(16, -1);
+  int overlapping = 0;
+  net->stats().on_packet = [&](const PacketExtension& p) {
+    // Created before the node's previous packet arrived?
+    if (std::int64_t(p.created_cycle) <= last_delivery[p.src]) ++overlapping;
+    last_delivery[p.src] = std::int64_t(p.delivered_cycle);
+  };
+  RunResult r = run_network(cfg, *net);
+  EXPECT_TRUE(r.drained);
+  EXPECT_EQ(r.packets_measured, 16u * batch);
+  EXPECT_EQ(overlapping, 0);
+  EXPECT_GE(r.completion_node_min, std::uint64_t(batch - 1) * 7 + 6);
+}
+
+TEST(BatchRun, SameSeedSameResultsAndOutputsCarryCompletion) {
+  const std::string a = temp_path("a.json"), b = temp_path("b.json"), c = temp_path("c.json"),
+                    csv = temp_path("a.csv");
+  const std::string run = "run --set router.radix=16 --set traffic.mode=batch --set traffic.batch_packets=100 "
+                          "--set traffic.load=0.8 --set traffic.pattern=uniform ";
+  auto first = nwnsim(run + "--json " + a + " --csv " + csv);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("completion: all 1600 packets delivered by cycle"), std::string::npos) << first.output;
+  ASSERT_EQ(nwnsim(run + "--json " + b).exit_code, 0);
+  ASSERT_EQ(nwnsim(run + "--set sim.seed=7 --json " + c).exit_code, 0);
+  EXPECT_EQ(slurp(a), slurp(b));
+  EXPECT_NE(slurp(a), slurp(c));
+  const auto j = nlohmann::json::parse(slurp(a))["results"];
+  EXPECT_EQ(j["workload"], "batch");
+  EXPECT_GT(j["completion_cycles"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(j["packets_measured"].get<std::uint64_t>(), 1600u);
+  std::istringstream lines(slurp(csv));
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  EXPECT_NE(header.find("workload,completion_cycles,completion_node_min,completion_node_avg,completion_node_max"),
+            std::string::npos)
+      << header;
+  EXPECT_NE(row.find("batch," + std::to_string(j["completion_cycles"].get<std::uint64_t>()) + ","),
+            std::string::npos)
+      << row;
+}
+
+// The closed loop re-arms sources inside the endpoints' tick: the kernel's
+// thread count must not change anything.
+TEST(BatchRun, ThreadsDoNotChangeResults) {
+  const std::string one = temp_path("t1.json"), three = temp_path("t3.json");
+  const std::string run = "run --set router.org=fc --set router.radix=16 --set traffic.mode=batch "
+                          "--set traffic.batch_packets=200 --set traffic.load=0.8 "
+                          "--set traffic.batch_max_outstanding=3 --quiet ";
+  ASSERT_EQ(nwnsim(run + "--threads 1 --json " + one).exit_code, 0);
+  ASSERT_EQ(nwnsim(run + "--threads 3 --json " + three).exit_code, 0);
+  const auto a = nlohmann::json::parse(slurp(one))["results"], b = nlohmann::json::parse(slurp(three))["results"];
+  EXPECT_EQ(a, b);
+  EXPECT_TRUE(a["drained"].get<bool>());
+}
+
+TEST(BatchRun, SweepOfTheWindowShowsCompletion) {
+  const std::string json = temp_path("s.json");
+  auto r = nwnsim("sweep --set router.radix=16 --set traffic.mode=batch --set traffic.batch_packets=50 "
+                  "--set traffic.load=1.0 --vary traffic.batch_max_outstanding=1,4 -j 2 --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("saturated  completion"), std::string::npos) << r.output;
+  const auto points = nlohmann::json::parse(slurp(json))["points"];
+  ASSERT_EQ(points.size(), 2u);
+  const auto one = points[0]["results"]["completion_cycles"].get<std::uint64_t>();
+  const auto four = points[1]["results"]["completion_cycles"].get<std::uint64_t>();
+  EXPECT_LT(four, one) << "more packets in flight finish sooner";
+  EXPECT_GE(one, 49u * 7u + 6u);
+}
+
+TEST(BatchRun, ZeroLoadAndSaturationSearchAreErrors) {
+  auto r = nwnsim("run --set traffic.mode=batch --set traffic.load=0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("traffic.load = 0 with traffic.mode = batch"), std::string::npos) << r.output;
+  r = nwnsim("saturation --set traffic.mode=batch");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("the search varies traffic.load of open-loop synthetic traffic"), std::string::npos)
+      << r.output;
+}
+
+}  // namespace
+}  // namespace nwn
