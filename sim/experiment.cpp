@@ -242,9 +242,10 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   // Debug outputs, only when asked for: they hook in before the simulation starts.
   const auto tracer = attach_packet_tracer(cfg, *net);
   const auto vcd = make_occupancy_vcd(cfg, *net);
-  // Threads only change speed. The Verilated allocators run on one thread.
+  // Threads only change speed. The Verilated allocators run on one thread,
+  // and so does a packet trace, whose lines then come in a reproducible order.
   if (net->threads() == 0)
-    net->start(cfg.get_string("router.allocator_impl") == "rtl" ? 1 : int(cfg.get_int("sim.threads")));
+    net->start(cfg.get_string("router.allocator_impl") == "rtl" || tracer ? 1 : int(cfg.get_int("sim.threads")));
 
   const auto t0 = std::chrono::steady_clock::now();
   Runner runner(cfg, *net, clock);

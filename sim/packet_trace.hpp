@@ -32,7 +32,7 @@ class PacketTraceWriter final : public PacketTracer {
   std::vector<std::uint64_t> ids_;  // sorted
   std::uint64_t every_;
   fmt::memory_buffer line_;  // reused: no allocation per event once grown
-  std::mutex mutex_;         // routers on several threads (sim.threads) record concurrently
+  std::mutex mutex_;         // in case a caller runs routers on several threads (run_network uses one)
 };
 
 // The tracer the config asks for, hooked into the network's endpoints and
