@@ -33,8 +33,10 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<Clocked*> components, i
     acc += all_[i]->weight();
   }
   chunk_begin_.push_back(all_.size());
-  if (threads == 1)
-    for (Clocked* c : all_) c->outbox = &shares_[0].outbox;
+  // On one thread no component runs while another does, so a send can be
+  // published at once (no outbox): a reader still sees only items of earlier
+  // cycles (every latency is at least one), and the publish phase's second
+  // visit to every link written is saved.
   for (std::size_t i = 1; i < shares_.size(); ++i) workers_.emplace_back(&Kernel::worker, this, i);
   SC_METHOD(cycle);
 }

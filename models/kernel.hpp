@@ -2,13 +2,15 @@
 // component of a network (its routers and endpoints) once per cycle, on one
 // or more threads, and publishes the links they wrote between cycles.
 //
-// A cycle has two phases. In the first, each thread runs its own share of
-// the components; a component reads only what its links published before
-// the cycle and writes only its own state and its links' write sides (the
-// sends wait in the thread's outbox). In the second, the kernel publishes
-// the outboxes, which also marks the inputs that have something pending.
-// Nothing a component reads can change while the cycle runs, so the result
-// is the same on one thread or many, in any order: bit-identical.
+// A cycle has two phases. In the first, the threads run the components; a
+// component reads only what its links published before the cycle and writes
+// only its own state and its links' write sides (the sends wait in the
+// thread's outbox). In the second, the kernel publishes the outboxes, which
+// also marks the inputs that have something pending. Nothing a component
+// reads can change while the cycle runs, so the result is the same on one
+// thread or many, in any order: bit-identical. (On one thread sends are
+// published as they happen: a reader reads only items that arrived in
+// earlier cycles, so it cannot tell the difference.)
 //
 // Idle components cost one check a cycle (`active()`); when every component
 // is idle the method sleeps until the earliest `next_wake()`.

@@ -12,7 +12,8 @@
 // other's links, and results do not depend on the thread count. Publishing
 // also tells the reading end which of its inputs has something pending, so
 // it visits only those. Without an outbox (a link driven by hand, as in the
-// subswitch tests) a send is published at once.
+// subswitch tests), or with one component at both ends, a send is
+// published at once.
 //
 // Serialization: a flit of F bits on a W-bit channel occupies the channel for
 // F/W cycles; the sender may not start the next flit before then.
@@ -205,10 +206,13 @@ class Link {
 
  private:
   // `dirty` belongs to the writing end (flits: sender; credits: receiver),
-  // so the two ends never write the same flag.
+  // so the two ends never write the same flag. A link with one component at
+  // both ends (a router's internal channel) is published at once: its reader
+  // runs on the writer's thread and reads nothing sent in this cycle (every
+  // latency is at least one cycle), and the kernel is spared the work.
   void announce(LinkEnd* writer, bool& dirty) {
     dirty = true;
-    if (writer && writer->outbox) writer->outbox->push_back(this);
+    if (writer && writer->outbox && sender_ != receiver_) writer->outbox->push_back(this);
     else if (&dirty == &flits_dirty_) publish_flits();
     else publish_credits();
   }
