@@ -56,6 +56,13 @@ class Allocator {
   // allocate() would. An allocator may answer it without the matrix; the
   // grant_of_*() of the round are then not set.
   virtual int allocate_one(int in, int base, std::uint64_t mask);
+  // True when the allocation splits into independent ones wherever no two
+  // groups of inputs ask for a common output: each group can then be
+  // allocated alone (a round with only its requests) with the same grants
+  // and priority updates. iSLIP and the separable allocators do (an
+  // arbiter moves only for a grant); an RTL model evaluated per round is
+  // not asked to.
+  virtual bool splits_by_disjoint_outputs() const { return false; }
 
   int grant_of_input(int in) const { return in_grant_[in]; }
   int grant_of_output(int out) const { return out_grant_[out]; }

@@ -14,6 +14,8 @@ namespace {
 
 class IslipAllocator final : public Allocator {
  public:
+  bool splits_by_disjoint_outputs() const override { return true; }
+
   explicit IslipAllocator(const AllocatorParams& p)
       : Allocator(p),
         accept_arb_(p.inputs, RoundRobinArbiter(p.outputs)),

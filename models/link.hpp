@@ -18,6 +18,7 @@
 // Serialization: a flit of F bits on a W-bit channel occupies the channel for
 // F/W cycles; the sender may not start the next flit before then.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -159,7 +160,14 @@ class Link {
   void reserve_flits(int extra_cycles) {
     flits_.reserve(std::size_t(extra_cycles + params_.latency_cycles) / std::size_t(params_.serialization_cycles) + 2);
   }
-  void reserve_credits(int buffer_flits) { credits_.reserve(std::size_t(buffer_flits) + 1); }
+  // A receiver returns at most `per_cycle` credits a cycle, and the sender
+  // reads each in the cycle it arrives, so no more than that rate times the
+  // credit latency (plus the cycle of reading) are ever unread; nor more
+  // than the buffer. A small ring stays in the cache.
+  void reserve_credits(int buffer_flits, int per_cycle) {
+    const int in_flight = (params_.credit_latency_cycles + 1) * per_cycle;
+    credits_.reserve(std::size_t(std::min(buffer_flits, in_flight)) + 1);
+  }
 
   // Sender side. `extra_cycles` adds pipeline delay before the wire (e.g.
   // switch traversal stages); it must be the same for every flit of a link.

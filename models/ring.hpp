@@ -26,10 +26,11 @@ class Ring {
     slots_[(head_ + size_) & (slots_.size() - 1)] = v;
     ++size_;
   }
+  // An emptied ring starts again at its first slot, so a lightly used ring
+  // keeps touching one cache line instead of sweeping its whole storage.
   void pop() {
     assert(size_ > 0);
-    head_ = (head_ + 1) & (slots_.size() - 1);
-    --size_;
+    head_ = --size_ == 0 ? 0 : (head_ + 1) & (slots_.size() - 1);
   }
   void clear() { head_ = size_ = 0; }
 

@@ -11,6 +11,8 @@ namespace {
 
 class SeparableAllocatorBase : public Allocator {
  public:
+  bool splits_by_disjoint_outputs() const override { return true; }
+
   explicit SeparableAllocatorBase(const AllocatorParams& p)
       : Allocator(p),
         in_arb_(p.inputs, RoundRobinArbiter(p.outputs)),

@@ -23,7 +23,10 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   vcs_.reserve(std::size_t(p.inputs) * p.vcs);
   for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(p.vc_depth_flits)});
   occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);
+  active_.assign(occupied_.size(), 0);
   requests_.resize(std::size_t(p.inputs) * p.vcs);
+  port_first_request_.assign(std::size_t(p.outputs), -1);
+  next_request_.assign(requests_.size(), -1);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   const AllocatorParams vc{p.inputs * p.vcs, p.outputs * p.vcs, p.allocator_iterations};
@@ -41,7 +44,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
 
 void Subswitch::connect_input(int port, Link* link) {
   in_.at(port).link = link;
-  link->reserve_credits(params_.vcs * params_.vc_depth_flits);
+  link->reserve_credits(params_.vcs * params_.vc_depth_flits, params_.input_speedup);
 }
 
 void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits) {
@@ -94,7 +97,7 @@ Cycle Subswitch::receive_flits(int p, Cycle now) {
     if (int(v.q.size()) >= params_.vc_depth_flits)
       throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " +
                              std::to_string(f.vc) + " (credit protocol violated)");
-    if (v.q.empty()) bits::set(occupied_.data(), p * params_.vcs + f.vc);
+    if (v.q.empty()) bits::set(occupied_.data(), p * params_.vcs + f.vc);  // an Active VC keeps its bit in active_
     v.q.push(f);
     ++buffered_flits_;
     ++activity_.buffer_writes;
@@ -120,7 +123,7 @@ Cycle Subswitch::receive_credits(int p, Cycle now) {
 void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
-  for_each_occupied_vc([&](int idx) {
+  for_each_occupied_vc(false, [&](int idx) {
     const int p = idx / V;
     InputVc& v = vcs_[idx];
     if (v.state == VcState::Routing && v.ready <= now) {
@@ -141,21 +144,50 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     if (mask) requests_[n++] = Request{idx, v.out_port * V, mask};
   });
   if (n == 0) return;
+  if (n == 1) {
+    next_request_[0] = -1;
+    allocate_vc_group(0, now);
+  } else if (vc_alloc_->splits_by_disjoint_outputs()) {
+    // An input VC asks for VCs of one output port only, so the requests of
+    // different ports never meet: each port's is an allocation of its own,
+    // and a port asked by one input VC (the usual case) needs no matrix.
+    for (int i = n - 1; i >= 0; --i) {
+      int& first = port_first_request_[std::size_t(requests_[i].base / V)];
+      next_request_[i] = first;
+      first = i;
+    }
+    for (int i = 0; i < n; ++i) {
+      int& first = port_first_request_[std::size_t(requests_[i].base / V)];
+      if (first != i) continue;  // not the first request of its port, or its port is done
+      allocate_vc_group(i, now);
+      first = -1;
+    }
+  } else {
+    for (int i = 0; i < n; ++i) next_request_[i] = i + 1 < n ? i + 1 : -1;
+    allocate_vc_group(0, now);
+  }
+  if (tracer_) trace_vc_grants(now, n);
+}
+
+// Allocates output VCs to the chain of requests from `first` (next_request_).
+void Subswitch::allocate_vc_group(int first, Cycle now) {
+  const int V = params_.vcs;
   auto grant = [&](int req, int g) {
     InputVc& v = vcs_[req];
     v.out_vc = std::int16_t(g % V);
     out_[v.out_port].vc_owned[v.out_vc] = 1;
     v.state = VcState::Active;
     v.ready = now + va_cycles(req / V);
+    bits::set(active_.data(), req);
   };
-  if (n == 1) {  // no contention: the allocator's answer for one requester, without the matrix
-    const int g = vc_alloc_->allocate_one(requests_[0].input, requests_[0].base, requests_[0].mask);
-    if (g >= 0) grant(requests_[0].input, g);
-    if (tracer_) trace_vc_grants(now, n);
+  const Request& r0 = requests_[first];
+  if (next_request_[first] < 0) {  // one requester: the allocator's answer without the matrix
+    const int g = vc_alloc_->allocate_one(r0.input, r0.base, r0.mask);
+    if (g >= 0) grant(r0.input, g);
     return;
   }
   vc_alloc_->clear();
-  for (int i = 0; i < n; ++i)
+  for (int i = first; i >= 0; i = next_request_[i])
     for (std::uint64_t m = requests_[i].mask; m; m &= m - 1)
       vc_alloc_->request(requests_[i].input, requests_[i].base + __builtin_ctzll(m));
   vc_alloc_->allocate();
@@ -163,7 +195,6 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     const int g = vc_alloc_->grant_of_input(req);
     if (g >= 0) grant(req, g);
   }
-  if (tracer_) trace_vc_grants(now, n);
 }
 
 void Subswitch::allocate_switch(Cycle now) {
@@ -171,10 +202,10 @@ void Subswitch::allocate_switch(Cycle now) {
   const int S = params_.input_speedup;
   int n = 0;  // (crossbar row, output) requests of this cycle
   bool one_row = true;
-  for_each_occupied_vc([&](int idx) {
+  for_each_occupied_vc(true, [&](int idx) {
     const int p = idx / V, vc = idx % V;
     InputVc& v = vcs_[idx];
-    if (v.state != VcState::Active || v.ready > now) return;
+    if (v.ready > now) return;
     const int row = p * S + vc % S;
     if (row_busy_until_[row] > now) return;
     const OutputPort& o = out_[v.out_port];
@@ -244,6 +275,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   if (f.tail) {
     o.vc_owned[v.out_vc] = 0;
     v.out_port = v.out_vc = -1;
+    bits::reset(active_.data(), port * params_.vcs + vc);
     start_packet_if_any(v, now + rc_cycles(port));
   }
 }

@@ -135,12 +135,16 @@ class Subswitch {
   bool is_router_input(int port) const { return params_.router_input.empty() || params_.router_input[port]; }
   int rc_cycles(int port) const { return is_router_input(port) ? params_.rc_cycles : params_.inner_rc_cycles; }
   int va_cycles(int port) const { return is_router_input(port) ? params_.va_cycles : params_.inner_va_cycles; }
+  // Visits the VCs holding flits that wait for a route or an output VC
+  // (`active` false) or that hold an output VC (`active` true).
   template <typename F>
-  void for_each_occupied_vc(F&& f) {
+  void for_each_occupied_vc(bool active, F&& f) {
+    const std::uint64_t flip = active ? 0 : ~std::uint64_t{0};
     for (std::size_t w = 0; w < occupied_.size(); ++w)
-      for (std::uint64_t word = occupied_[w]; word; word &= word - 1)
+      for (std::uint64_t word = occupied_[w] & (active_[w] ^ flip); word; word &= word - 1)
         f(int(w * 64 + __builtin_ctzll(word)));
   }
+  void allocate_vc_group(int first, Cycle now);
 
   std::string name_;
   int id_;
@@ -150,6 +154,7 @@ class Subswitch {
   std::vector<OutputPort> out_;
   std::vector<InputVc> vcs_;  // inputs x vcs
   std::vector<std::uint64_t> occupied_;  // bit per VC holding flits: the scans visit only these
+  std::vector<std::uint64_t> active_;    // bit per VC in state Active (holding an output VC)
   // An allocation's requests before they reach the allocator: requester
   // (input VC or crossbar row), first output, and the outputs from it asked for.
   struct Request {
@@ -157,6 +162,9 @@ class Subswitch {
     std::uint64_t mask;
   };
   std::vector<Request> requests_;
+  // VC allocation by output port: the requests of one port form a chain
+  // (first request of each port, next request of the same port).
+  std::vector<int> port_first_request_, next_request_;
   std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
   std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
   std::unique_ptr<Allocator> vc_alloc_;
