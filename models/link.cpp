@@ -5,10 +5,13 @@
 namespace nwn {
 
 Link::Link(std::string name, const LinkParams& p)
-    : name_(std::move(name)),
-      params_(p),
-      flits_(4),
-      credits_(4) {
+    : flits_(4),
+      latency_cycles_(p.latency_cycles),
+      serialization_cycles_(p.serialization_cycles),
+      credits_(4),
+      credit_latency_cycles_(p.credit_latency_cycles),
+      name_(std::move(name)),
+      params_(p) {
   if (p.latency_cycles < 1)
     throw std::invalid_argument("link " + name_ + ": latency_cycles must be >= 1, got " + std::to_string(p.latency_cycles));
   if (p.credit_latency_cycles < 1)

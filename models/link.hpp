@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "flit.hpp"
+#include "ring.hpp"
 
 namespace nwn {
 
@@ -98,6 +99,8 @@ struct LinkParams {
 template <typename T>
 class DelayQueue {
  public:
+  // A flit with its time fills one cache line exactly; the storage starts
+  // on one (CacheLineAllocator), so no item straddles two.
   struct Timed {
     Cycle at;
     T item;
@@ -109,7 +112,7 @@ class DelayQueue {
     std::size_t c = 1;
     while (c < capacity) c <<= 1;
     if (c <= slots_.size()) return;
-    std::vector<Timed> bigger(c);
+    std::vector<Timed, CacheLineAllocator<Timed>> bigger(c);
     for (std::size_t i = 0; i < size(); ++i) bigger[i] = at(i);
     tail_ -= head_;
     visible_tail_ -= head_;
@@ -141,11 +144,11 @@ class DelayQueue {
   const Timed& at(std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
 
  private:
-  std::vector<Timed> slots_;
+  std::vector<Timed, CacheLineAllocator<Timed>> slots_;
   std::uint64_t head_ = 0, tail_ = 0, visible_tail_ = 0;
 };
 
-class Link {
+class alignas(64) Link {
  public:
   Link(std::string name, const LinkParams& p);  // checks the latencies (>= 1 cycle)
 
@@ -173,8 +176,8 @@ class Link {
   // switch traversal stages); it must be the same for every flit of a link.
   bool can_send(Cycle now) const { return now >= busy_until_; }
   void send(const Flit& f, Cycle now, int extra_cycles = 0) {
-    busy_until_ = now + params_.serialization_cycles;
-    flits_.push(now + extra_cycles + params_.latency_cycles, f, sender_ == nullptr || sender_->outbox == nullptr);
+    busy_until_ = now + serialization_cycles_;
+    flits_.push(now + extra_cycles + latency_cycles_, f, sender_ == nullptr || sender_->outbox == nullptr);
     ++flits_sent_;
     if (!flits_dirty_) announce(sender_, flits_dirty_);
   }
@@ -197,7 +200,7 @@ class Link {
     return f;
   }
   void send_credit(int vc, Cycle now) {
-    credits_.push(now + params_.credit_latency_cycles, vc, receiver_ == nullptr || receiver_->outbox == nullptr);
+    credits_.push(now + credit_latency_cycles_, vc, receiver_ == nullptr || receiver_->outbox == nullptr);
     if (!credits_dirty_) announce(receiver_, credits_dirty_);
   }
 
@@ -235,17 +238,22 @@ class Link {
     if (sender_) sender_->credits_pending(sender_tag_);
   }
 
-  std::string name_;
-  LinkParams params_;
+  // What a cycle touches first, one cache line a side (a large network does
+  // not fit in the caches): the flit queue with the sender's state, then
+  // the credit queue with the two ends; names and parameters after.
   DelayQueue<Flit> flits_;
-  DelayQueue<int> credits_;
   Cycle busy_until_ = 0;
-  std::uint64_t flits_sent_ = 0;
+  int latency_cycles_, serialization_cycles_;
+  DelayQueue<int> credits_;
   LinkEnd* receiver_ = nullptr;
   LinkEnd* sender_ = nullptr;
+  std::uint64_t flits_sent_ = 0;
   int receiver_tag_ = 0, sender_tag_ = 0;
+  int credit_latency_cycles_;
   bool flits_dirty_ = false;   // written by the sender
   bool credits_dirty_ = false; // written by the receiver
+  std::string name_;
+  LinkParams params_;
 };
 
 }  // namespace nwn

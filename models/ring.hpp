@@ -3,9 +3,27 @@
 #pragma once
 #include <cassert>
 #include <cstddef>
+#include <new>
 #include <vector>
 
 namespace nwn {
+
+// Storage starting on a cache line: a ring that restarts at its first slot
+// (see pop) then keeps a one-item queue in one line.
+template <typename T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlign{64};
+  CacheLineAllocator() = default;
+  template <typename U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, kAlign); }
+  template <typename U>
+  bool operator==(const CacheLineAllocator<U>&) const { return true; }
+  template <typename U>
+  bool operator!=(const CacheLineAllocator<U>&) const { return false; }
+};
 
 template <typename T>
 class Ring {
@@ -41,13 +59,13 @@ class Ring {
     return c;
   }
   void grow() {
-    std::vector<T> bigger(slots_.size() * 2);
+    std::vector<T, CacheLineAllocator<T>> bigger(slots_.size() * 2);
     for (std::size_t i = 0; i < size_; ++i) bigger[i] = at(i);
     slots_.swap(bigger);
     head_ = 0;
   }
 
-  std::vector<T> slots_;
+  std::vector<T, CacheLineAllocator<T>> slots_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
 };

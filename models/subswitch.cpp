@@ -14,7 +14,7 @@ const char* state_name(int s) {
 }  // namespace
 
 Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing)
-    : name_(std::move(name)), id_(id), params_(p), routing_(routing), in_(p.inputs), out_(p.outputs) {
+    : id_(id), params_(p), routing_(routing), in_(p.inputs), out_(p.outputs), name_(std::move(name)) {
   if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument(name_ + ": a subswitch needs inputs and outputs");
   if (p.vcs < 1) throw std::invalid_argument(name_ + ": vcs must be >= 1");
   if (p.vc_depth_flits < 1) throw std::invalid_argument(name_ + ": vc_depth_flits must be >= 1");
@@ -22,6 +22,8 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     throw std::invalid_argument(name_ + ": input_speedup must be between 1 and the VC count");
   vcs_.reserve(std::size_t(p.inputs) * p.vcs);
   for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(p.vc_depth_flits)});
+  credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
+  for (int o = 0; o < p.outputs; ++o) out_[o].credits = &credits_[std::size_t(o) * p.vcs];
   occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);
   active_.assign(occupied_.size(), 0);
   requests_.resize(std::size_t(p.inputs) * p.vcs);
@@ -52,15 +54,15 @@ void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits)
   o.link = link;
   link->reserve_flits(params_.sa_cycles + params_.st_cycles);
   o.track_credits = downstream_depth_flits > 0;
-  o.credits.assign(params_.vcs, o.track_credits ? downstream_depth_flits : 0);
-  o.vc_owned.assign(params_.vcs, 0);
+  std::fill(o.credits, o.credits + params_.vcs, o.track_credits ? downstream_depth_flits : 0);
+  o.vc_owned = 0;
 }
 
 int Subswitch::output_credits(int port) const {
   const OutputPort& o = out_.at(port);
   if (!o.track_credits) return 1 << 20;
   int n = 0;
-  for (int c : o.credits) n += c;
+  for (int vc = 0; vc < params_.vcs; ++vc) n += o.credits[vc];
   return n;
 }
 
@@ -140,7 +142,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     const int need = params_.wormhole ? 1 : v.q.front().packet_flits;
     std::uint64_t mask = 0;
     for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov)
-      if (!o.vc_owned[ov] && (!o.track_credits || o.credits[ov] >= need)) mask |= std::uint64_t{1} << ov;
+      if (!o.owned(ov) && (!o.track_credits || o.credits[ov] >= need)) mask |= std::uint64_t{1} << ov;
     if (mask) requests_[n++] = Request{idx, v.out_port * V, mask};
   });
   if (n == 0) return;
@@ -175,7 +177,7 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
   auto grant = [&](int req, int g) {
     InputVc& v = vcs_[req];
     v.out_vc = std::int16_t(g % V);
-    out_[v.out_port].vc_owned[v.out_vc] = 1;
+    out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
     v.state = VcState::Active;
     v.ready = now + va_cycles(req / V);
     bits::set(active_.data(), req);
@@ -273,7 +275,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   if (o.track_credits) --o.credits[v.out_vc];
   o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
   if (f.tail) {
-    o.vc_owned[v.out_vc] = 0;
+    o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
     v.out_port = v.out_vc = -1;
     bits::reset(active_.data(), port * params_.vcs + vc);
     start_packet_if_any(v, now + rc_cycles(port));

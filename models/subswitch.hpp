@@ -31,11 +31,6 @@ struct SubswitchParams {
   int vcs = 4;
   int vc_depth_flits = 16;
   bool wormhole = false;  // false: virtual cut-through
-  std::string switch_allocator = "islip";
-  std::string vc_allocator = "islip";
-  int allocator_iterations = 1;
-  bool rtl_allocators = false;   // Verilated RTL allocators (make_rtl_allocator)
-  RtlOptions rtl_switch_options;  // for the switch allocator (tracing)
   int input_speedup = 1;  // crossbar inputs per buffered input port
   int rc_cycles = 1;
   int va_cycles = 1;
@@ -47,6 +42,11 @@ struct SubswitchParams {
   std::vector<std::uint8_t> router_input;  // per input; empty = every input is a router input
   int inner_rc_cycles = 0;
   int inner_va_cycles = 0;
+  std::string switch_allocator = "islip";
+  std::string vc_allocator = "islip";
+  int allocator_iterations = 1;
+  bool rtl_allocators = false;   // Verilated RTL allocators (make_rtl_allocator)
+  RtlOptions rtl_switch_options;  // for the switch allocator (tracing)
 };
 
 // Activity counted for the power model and the benchmark.
@@ -121,9 +121,10 @@ class Subswitch {
   };
   struct OutputPort {
     Link* link = nullptr;
+    int* credits = nullptr;       // per downstream VC (this output's row of credits_)
+    std::uint64_t vc_owned = 0;   // bit per VC allocated to a packet in flight
     bool track_credits = false;
-    std::vector<int> credits;          // per downstream VC
-    std::vector<std::uint8_t> vc_owned; // allocated to a packet in flight
+    bool owned(int vc) const { return vc_owned >> vc & 1; }
   };
 
   InputVc& vc_at(int port, int vc) { return vcs_[std::size_t(port) * params_.vcs + vc]; }
@@ -146,13 +147,13 @@ class Subswitch {
   }
   void allocate_vc_group(int first, Cycle now);
 
-  std::string name_;
   int id_;
   SubswitchParams params_;
   SubswitchRouting* routing_;
   std::vector<InputPort> in_;
   std::vector<OutputPort> out_;
-  std::vector<InputVc> vcs_;  // inputs x vcs
+  std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
+  std::vector<int> credits_;  // outputs x vcs
   std::vector<std::uint64_t> occupied_;  // bit per VC holding flits: the scans visit only these
   std::vector<std::uint64_t> active_;    // bit per VC in state Active (holding an output VC)
   // An allocation's requests before they reach the allocator: requester
@@ -177,6 +178,7 @@ class Subswitch {
   // the per-cycle code as it was.
   [[gnu::cold, gnu::noinline]] void trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) const;
   [[gnu::cold, gnu::noinline]] void trace_vc_grants(Cycle now, int requests);
+  std::string name_;
 };
 
 }  // namespace nwn
