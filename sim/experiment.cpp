@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <sstream>
 
 #include "network.hpp"
@@ -61,6 +62,9 @@ nlohmann::ordered_json PerfResult::to_json() const {
   j["flit_hops_per_second"] = flit_hops_per_second;
   j["peak_rss_mb"] = peak_rss_mb;
   j["threads"] = threads;
+  // Whether malloc asked for transparent huge pages (sim/main.cpp).
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  j["huge_pages"] = tunables != nullptr && std::string(tunables).find("glibc.malloc.hugetlb=1") != std::string::npos;
   return j;
 }
 

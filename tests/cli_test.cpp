@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +50,39 @@ TEST(Cli, ThreadCountDoesNotChangeResults) {
   }
   EXPECT_EQ(results[0], results[1]);
   EXPECT_EQ(results[0], results[2]);
+}
+
+// nwnsim restarts itself with glibc's huge-page tunable (sim/main.cpp),
+// keeping the user's other tunables; NWNSIM_NO_HUGE_PAGES=1 opts out. The
+// results are the same either way.
+TEST(Cli, HugePageRestartKeepsArgumentsAndResults) {
+  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string mode((std::istreambuf_iterator<char>(thp)), std::istreambuf_iterator<char>());
+#if defined(__SANITIZE_ADDRESS__)
+  const bool kernel_has_them = false;  // a sanitizer build does not restart (ASan has its own malloc)
+#else
+  const bool kernel_has_them = !mode.empty() && mode.find("[never]") == std::string::npos;
+#endif
+  const std::string args = std::string(" run ") + kSmall + "--set traffic.load=0.5 ";
+  struct Case {
+    std::string env;
+    bool huge;
+  };
+  const std::vector<Case> cases = {{"env -u GLIBC_TUNABLES", kernel_has_them},
+                                   {"env GLIBC_TUNABLES=glibc.malloc.arena_max=4", kernel_has_them},
+                                   {"env -u GLIBC_TUNABLES NWNSIM_NO_HUGE_PAGES=1", false}};
+  std::string first;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string out = temp_path("hp" + std::to_string(i) + ".json");
+    const std::string perf = temp_path("hp" + std::to_string(i) + "-perf.json");
+    const std::string cmd =
+        cases[i].env + " " + NWNSIM_BINARY + args + "--json " + out + " --perf-json " + perf + " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    EXPECT_EQ(nlohmann::json::parse(slurp(perf)).at("huge_pages").get<bool>(), cases[i].huge) << cases[i].env;
+    const std::string results = nlohmann::json::parse(slurp(out)).at("results").dump();
+    if (i == 0) first = results;
+    EXPECT_EQ(results, first) << cases[i].env;
+  }
 }
 
 TEST(Cli, SweepMatchesSingleRunsWhateverTheParallelism) {
