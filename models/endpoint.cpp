@@ -222,7 +222,15 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
   closed_loop_ = workload_->closed_loop();
 }
 
-Endpoints::~Endpoints() = default;
+// SystemC's registries find a port, export or module by searching from the
+// newest: destroyed newest first, each is found at once (oldest first, a
+// large network's teardown is quadratic: seconds at 32,768 nodes).
+Endpoints::~Endpoints() {
+  for (std::size_t n = nis_.size(); n-- > 0;) {
+    nis_[n].reset();
+    terminals_[n].reset();
+  }
+}
 
 Link* Endpoints::inject_link(int node) { return nis_.at(node)->inject_link(); }
 Link* Endpoints::eject_link(int node) { return nis_.at(node)->eject_link(); }

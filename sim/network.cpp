@@ -147,7 +147,11 @@ Network::Network(const Config& cfg, const Clock& clock) : clock_(clock) {
   serialization_ = (flit_bits + width - 1) / width;
 }
 
-Network::~Network() = default;
+Network::~Network() {
+  kernel_.reset();  // stops its threads before the components go
+  // Newest first, as SystemC's registries search (models/endpoint.cpp).
+  while (!routers_.empty()) routers_.pop_back();
+}
 
 OrganizationParams organization_params(const Config& cfg, int radix) {
   OrganizationParams o;
