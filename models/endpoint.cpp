@@ -222,7 +222,7 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
   closed_loop_ = workload_->closed_loop();
 }
 
-// SystemC's registries find a port, export or module by searching from the
+// SystemC's port and export registries find an entry by searching from the
 // newest: destroyed newest first, each is found at once (oldest first, a
 // large network's teardown is quadratic: seconds at 32,768 nodes).
 Endpoints::~Endpoints() {

@@ -99,7 +99,7 @@ Cycle Subswitch::receive_flits(int p, Cycle now) {
     if (int(v.q.size()) >= params_.vc_depth_flits)
       throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " +
                              std::to_string(f.vc) + " (credit protocol violated)");
-    if (v.q.empty()) bits::set(occupied_.data(), p * params_.vcs + f.vc);  // an Active VC keeps its bit in active_
+    if (v.q.empty()) bits::set(occupied_.data(), p * params_.vcs + f.vc);
     v.q.push(f);
     ++buffered_flits_;
     ++activity_.buffer_writes;
@@ -146,10 +146,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     if (mask) requests_[n++] = Request{idx, v.out_port * V, mask};
   });
   if (n == 0) return;
-  if (n == 1) {
-    next_request_[0] = -1;
-    allocate_vc_group(0, now);
-  } else if (vc_alloc_->splits_by_disjoint_outputs()) {
+  if (vc_alloc_->splits_by_disjoint_outputs()) {
     // An input VC asks for VCs of one output port only, so the requests of
     // different ports never meet: each port's is an allocation of its own,
     // and a port asked by one input VC (the usual case) needs no matrix.

@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <sstream>
 
 #include "network.hpp"
 #include "network_power.hpp"
 #include "occupancy_vcd.hpp"
 #include "packet_trace.hpp"
+#include "process.hpp"
 
 namespace nwn {
 
@@ -62,9 +62,7 @@ nlohmann::ordered_json PerfResult::to_json() const {
   j["flit_hops_per_second"] = flit_hops_per_second;
   j["peak_rss_mb"] = peak_rss_mb;
   j["threads"] = threads;
-  // Whether malloc asked for transparent huge pages (sim/main.cpp).
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  j["huge_pages"] = tunables != nullptr && std::string(tunables).find("glibc.malloc.hugetlb=1") != std::string::npos;
+  j["huge_pages"] = huge_pages_requested();
   return j;
 }
 

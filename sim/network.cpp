@@ -149,7 +149,7 @@ Network::Network(const Config& cfg, const Clock& clock) : clock_(clock) {
 
 Network::~Network() {
   kernel_.reset();  // stops its threads before the components go
-  // Newest first, as SystemC's registries search (models/endpoint.cpp).
+  // Newest first, as SystemC's port and export registries search (models/endpoint.cpp).
   while (!routers_.empty()) routers_.pop_back();
 }
 

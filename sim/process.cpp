@@ -5,6 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 
@@ -18,6 +21,34 @@ std::string self_executable() {
   if (n <= 0) throw std::runtime_error("cannot find the nwnsim executable (/proc/self/exe)");
   buf[n] = 0;
   return buf;
+}
+
+namespace {
+constexpr const char* kHugePageTunable = "glibc.malloc.hugetlb=1";
+}  // namespace
+
+bool huge_pages_requested() {
+  const char* env = std::getenv("GLIBC_TUNABLES");
+  return env && std::string(env).find(kHugePageTunable) != std::string::npos;
+}
+
+void restart_with_huge_pages(char** argv) {
+#if defined(__SANITIZE_ADDRESS__)
+  (void)argv;
+#else
+  if (std::getenv("NWNSIM_NO_HUGE_PAGES")) return;
+  const char* env = std::getenv("GLIBC_TUNABLES");
+  const std::string tunables = env ? env : "";
+  if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return;
+  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
+  const std::string mode((std::istreambuf_iterator<char>(thp)), std::istreambuf_iterator<char>());
+  if (mode.empty() || mode.find("[never]") != std::string::npos) return;
+  const std::string value = tunables.empty() ? kHugePageTunable : tunables + ":" + kHugePageTunable;
+  if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);  // returns only if it failed: run on as we are
+  if (env) setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
+  else unsetenv("GLIBC_TUNABLES");
+#endif
 }
 
 namespace {

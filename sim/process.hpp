@@ -26,4 +26,17 @@ void run_jobs(std::vector<Job>& jobs, int parallel, OnDone on_done) {
 
 std::string self_executable();
 
+// A large network does not fit in the caches, and with 4 KB pages nearly
+// every buffer or link a cycle visits also misses the TLB. glibc's malloc
+// asks the kernel for transparent huge pages when the tunable
+// glibc.malloc.hugetlb=1 is set, which glibc reads only at process start,
+// so nwnsim starts itself once more with it (docs/RESULTS.md: 10-15 % more
+// cycles per second on the 4,096-node folded Clos). Results do not change.
+// NWNSIM_NO_HUGE_PAGES=1, a GLIBC_TUNABLES that already names the tunable,
+// a kernel with huge pages off, or a sanitizer build keep the process as it
+// is. Returns only when the process is not restarted.
+void restart_with_huge_pages(char** argv);
+// Whether this process's malloc asks for huge pages.
+bool huge_pages_requested();
+
 }  // namespace nwn
