@@ -27,11 +27,20 @@ class NetworkInterface : public sc_core::sc_module {
         queue_(16),
         credits_(p.vcs, p.router_buffer_depth_flits) {
     from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
-    inject_.set_sender(owner, id);
-    eject_.set_receiver(owner, id);
     deliver_ext_ = new PacketExtension;
     deliver_.set_extension(deliver_ext_);
   }
+
+  // Joins a group as its node `local`: the group reads the links.
+  void join(EndpointGroup* group, int local) {
+    group_ = group;
+    local_ = local;
+    inject_.set_sender(group, local);
+    eject_.set_receiver(group, local);
+  }
+  int local() const { return local_; }
+  // The id of the next packet this node creates (see models/endpoint.hpp).
+  std::uint64_t next_packet_id() { return next_seq_++ * std::uint64_t(owner_->nodes()) + std::uint64_t(id_); }
 
   Link* inject_link() { return &inject_; }
   Link* eject_link() { return &eject_; }
@@ -118,11 +127,11 @@ class NetworkInterface : public sc_core::sc_module {
                                              std::to_string(id_));
     if (f.traced) trace_eject(now, f);
     ++ejected_;
-    ++owner_->ejected_flits_;
+    ++group_->ejected_flits;
     const bool in_window = now >= owner_->measure_begin_ && now < owner_->measure_end_;
     if (in_window) ++window_ejected_;
     if (!f.tail) return;
-    if (in_window) ++owner_->window_ejected_packets_;
+    if (in_window) ++group_->window_ejected_packets;
     PacketExtension& e = *deliver_ext_;
     e.packet_id = f.packet_id;
     e.src = f.src;
@@ -136,7 +145,10 @@ class NetworkInterface : public sc_core::sc_module {
     e.hops = f.hops;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     to_terminal->b_transport(deliver_, delay);
-    if (owner_->closed_loop_) owner_->delivered(f.src, now);
+    if (owner_->closed_loop_) {  // one group: the source's is this one
+      const NetworkInterface& src = *owner_->nis_[std::size_t(f.src)];
+      owner_->group_of_[std::size_t(f.src)]->resume(src.local_, now);
+    }
   }
 
   // Only flits with Flit::traced get here (cold, out of line).
@@ -169,6 +181,9 @@ class NetworkInterface : public sc_core::sc_module {
   int id_;
   EndpointParams params_;
   Endpoints* owner_;
+  EndpointGroup* group_ = nullptr;
+  int local_ = 0;
+  std::uint64_t next_seq_ = 0;
   Link inject_, eject_;
   Ring<PacketExtension> queue_;  // unbounded source queue
   std::vector<int> credits_;     // router input buffer space per VC
@@ -202,23 +217,12 @@ void Terminal::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
 Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
                      PacketObserver* observer, const Clock& clock)
     : sc_module(name), workload_(workload), observer_(observer), clock_(clock) {
-  is_active_.assign(nodes, 0);
-  creations_.reserve(nodes);
-  active_.reserve(nodes);
   for (int n = 0; n < nodes; ++n) {
     terminals_.push_back(std::make_unique<Terminal>(("terminal" + std::to_string(n)).c_str(), n, observer));
     nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), n, p, this));
     terminals_[n]->to_ni.bind(nis_[n]->from_terminal);
     nis_[n]->to_terminal.bind(terminals_[n]->from_ni);
-    const Cycle first = workload_->next_creation(n, 0);
-    if (first != kNever) creations_.push_back({first, n});
   }
-  std::make_heap(creations_.begin(), creations_.end(), std::greater<>());
-  ext_ = new PacketExtension;
-  trans_.set_extension(ext_);
-  trans_.set_command(tlm::TLM_WRITE_COMMAND);
-  pending_flits_.resize(nodes);
-  pending_credits_.resize(nodes);
   closed_loop_ = workload_->closed_loop();
 }
 
@@ -232,6 +236,33 @@ Endpoints::~Endpoints() {
   }
 }
 
+void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
+  if (!groups_.empty()) throw std::logic_error("endpoints: make_groups called twice");
+  if (groups.empty()) {
+    groups.emplace_back(nis_.size());
+    for (std::size_t n = 0; n < nis_.size(); ++n) groups[0][n] = int(n);
+  }
+  if (groups.size() > 1 && (closed_loop_ || !workload_->per_node()))
+    throw std::logic_error("endpoints: groups need a workload whose nodes run apart (per_node)");
+  group_of_.assign(nis_.size(), nullptr);
+  const bool defer = groups.size() > 1;
+  for (auto& nodes : groups) {
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      if (nodes[i] < 0 || nodes[i] >= this->nodes() || group_of_[nodes[i]] || (i && nodes[i] <= nodes[i - 1]))
+        throw std::logic_error("endpoints: groups must list each node once, in increasing order");
+    groups_.push_back(std::make_unique<EndpointGroup>(this, std::move(nodes), defer));
+    EndpointGroup* g = groups_.back().get();
+    for (std::size_t i = 0; i < g->nodes().size(); ++i) {
+      const int n = g->nodes()[i];
+      group_of_[n] = g;
+      nis_[n]->join(g, int(i));
+      terminals_[n]->set_observer(g);
+    }
+  }
+  for (std::size_t n = 0; n < nis_.size(); ++n)
+    if (!group_of_[n]) throw std::logic_error("endpoints: node " + std::to_string(n) + " is in no group");
+}
+
 Link* Endpoints::inject_link(int node) { return nis_.at(node)->inject_link(); }
 Link* Endpoints::eject_link(int node) { return nis_.at(node)->eject_link(); }
 
@@ -243,43 +274,77 @@ std::uint64_t Endpoints::queued_flits() const {
 std::uint64_t Endpoints::ejected_flits_of(int node) const { return nis_.at(node)->ejected(); }
 std::uint64_t Endpoints::window_ejected_flits_of(int node) const { return nis_.at(node)->window_ejected(); }
 
-void Endpoints::flits_pending(int node) { pending_flits_.mark(node); }
-void Endpoints::credits_pending(int node) { pending_credits_.mark(node); }
-
-void Endpoints::activate(int node) {
-  if (is_active_[node]) return;
-  is_active_[node] = 1;
-  active_.push_back(node);
+EndpointGroup::EndpointGroup(Endpoints* owner, std::vector<int> nodes, bool defer)
+    : owner_(owner), nodes_(std::move(nodes)), defer_(defer) {
+  is_active_.assign(nodes_.size(), 0);
+  creations_.reserve(nodes_.size());
+  active_.reserve(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const Cycle first = owner_->workload_->next_creation(nodes_[i], 0);
+    if (first != kNever) creations_.push_back({first, int(i)});
+  }
+  std::make_heap(creations_.begin(), creations_.end(), std::greater<>());
+  ext_ = new PacketExtension;
+  trans_.set_extension(ext_);
+  trans_.set_command(tlm::TLM_WRITE_COMMAND);
+  pending_flits_.resize(int(nodes_.size()));
+  pending_credits_.resize(int(nodes_.size()));
 }
 
-void Endpoints::create_packet(int node, Cycle now) {
-  const PacketSpec spec = workload_->make_packet(node, now);
+void EndpointGroup::on_created(const PacketExtension& p) {
+  if (defer_) events_.push_back({false, p});
+  else owner_->observer_->on_created(p);
+}
+
+void EndpointGroup::on_delivered(const PacketExtension& p) {
+  if (defer_) events_.push_back({true, p});
+  else owner_->observer_->on_delivered(p);
+}
+
+void EndpointGroup::end_block() {
+  for (const Event& e : events_) {
+    if (e.delivered) owner_->observer_->on_delivered(e.packet);
+    else owner_->observer_->on_created(e.packet);
+  }
+  events_.clear();
+}
+
+void EndpointGroup::activate(int local) {
+  if (is_active_[local]) return;
+  is_active_[local] = 1;
+  active_.push_back(local);
+}
+
+void EndpointGroup::create_packet(int local, Cycle now) {
+  const int node = nodes_[local];
+  NetworkInterface& ni = *owner_->nis_[node];
+  const PacketSpec spec = owner_->workload_->make_packet(node, now);
   PacketExtension& e = *ext_;
   e = PacketExtension{};
-  e.packet_id = next_packet_id_++;
+  e.packet_id = ni.next_packet_id();
   e.src = node;
   e.dst = spec.dst;
   e.size_flits = std::uint16_t(spec.size_flits);
   e.cls = std::uint8_t(spec.cls);
   e.created_cycle = now;
-  e.measured = now >= measure_begin_ && now < measure_end_;
-  if (tracer_) trace_create(node, now);
-  created_flits_ += spec.size_flits;
-  if (e.measured) window_created_flits_ += spec.size_flits;
-  observer_->on_created(e);
-  terminals_[node]->send(trans_);
-  activate(node);
-  const Cycle next = workload_->next_creation(node, now + 1);
+  e.measured = now >= owner_->measure_begin_ && now < owner_->measure_end_;
+  if (owner_->tracer_) trace_create(node, now);
+  created_flits += spec.size_flits;
+  if (e.measured) window_created_flits += spec.size_flits;
+  on_created(e);
+  owner_->terminals_[node]->send(trans_);
+  activate(local);
+  const Cycle next = owner_->workload_->next_creation(node, now + 1);
   if (next != kNever) {
-    creations_.push_back({next, node});
+    creations_.push_back({next, local});
     std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
   }
 }
 
 // Marks the packet in ext_ for tracing if the tracer wants it.
-void Endpoints::trace_create(int node, Cycle now) {
+void EndpointGroup::trace_create(int node, Cycle now) {
   PacketExtension& e = *ext_;
-  if (!tracer_->wants(e.packet_id)) return;
+  if (!owner_->tracer_->wants(e.packet_id)) return;
   e.traced = true;
   Flit f;
   f.packet_id = e.packet_id;
@@ -291,34 +356,37 @@ void Endpoints::trace_create(int node, Cycle now) {
   f.head = true;
   f.tail = e.size_flits == 1;
   f.traced = true;
-  tracer_->record(TraceEvent::Create, now, f, nis_[node]->basename(), TraceHop{});
+  owner_->tracer_->record(TraceEvent::Create, now, f, owner_->nis_[node]->basename(), TraceHop{});
 }
 
 // A closed-loop source that was waiting for a delivery gets its next
 // creation back on the heap (deliveries come before creations in a tick).
-void Endpoints::delivered(int src, Cycle now) {
-  if (!workload_->on_delivered(src, now)) return;
-  const Cycle next = workload_->next_creation(src, now + 1);
+void EndpointGroup::resume(int local, Cycle now) {
+  const int node = nodes_[local];
+  if (!owner_->workload_->on_delivered(node, now)) return;
+  const Cycle next = owner_->workload_->next_creation(node, now + 1);
   if (next == kNever) return;
-  creations_.push_back({next, src});
+  creations_.push_back({next, local});
   std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
 }
 
-void Endpoints::tick(Cycle now) {
-  pending_credits_.visit_due(now, [&](int n) { return nis_[n]->take_credits(now); });
-  pending_flits_.visit_due(now, [&](int n) { return nis_[n]->take_flits(now); });
-  // Packets are numbered in (cycle, node) order, whatever the heap's layout.
+void EndpointGroup::tick(Cycle now) {
+  auto& nis = owner_->nis_;
+  pending_credits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_credits(now); });
+  pending_flits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_flits(now); });
+  // Creations in (cycle, node) order, whatever the heap's layout.
   while (!creations_.empty() && creations_.front().at <= now) {
     std::pop_heap(creations_.begin(), creations_.end(), std::greater<>());
-    const int node = creations_.back().node;
+    const int local = creations_.back().local;
     creations_.pop_back();
-    create_packet(node, now);  // one packet; its next creation goes back on the heap
+    create_packet(local, now);  // one packet; its next creation goes back on the heap
   }
   std::size_t kept = 0;
-  for (int node : active_) {
-    nis_[node]->inject_if_possible(now);
-    if (nis_[node]->busy()) active_[kept++] = node;
-    else is_active_[node] = 0;
+  for (int local : active_) {
+    NetworkInterface& ni = *nis[nodes_[local]];
+    ni.inject_if_possible(now);
+    if (ni.busy()) active_[kept++] = local;
+    else is_active_[local] = 0;
   }
   active_.resize(kept);
 }

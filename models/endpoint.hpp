@@ -6,11 +6,16 @@
 // keeps an unbounded source queue (open-loop measurement), cuts packets into
 // flits, injects them with credit flow control, reassembles arriving flits
 // and delivers each packet to its Terminal's target socket when the tail
-// arrives. All terminals and interfaces are one component of the kernel
-// (models/kernel.hpp). In a cycle it visits only the nodes with something to
-// do: packets due (a heap of creation cycles), flits or credits pending on
-// their links (marked when the links are published), or a source queue to
-// inject from (the active list).
+// arrives. The interfaces run in groups (EndpointGroup), each a component of
+// the kernel (models/kernel.hpp): all nodes in one group, or one group per
+// router with the nodes attached to it, so that a router and its terminals
+// can run on their own (cycle blocks). In a cycle a group visits only the
+// nodes with something to do: packets due (a heap of creation cycles), flits
+// or credits pending on their links (marked when the links are published),
+// or a source queue to inject from (the active list).
+//
+// Packet ids: the k-th packet created by node n has id k x nodes + n, so a
+// node numbers its packets without asking the others.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -63,6 +68,10 @@ class Workload {
   // Closed-loop workloads (a node waits for its packets to be delivered)
   // return true; the endpoints then report every delivery to on_delivered.
   virtual bool closed_loop() const { return false; }
+  // True when the calls for a node touch only that node's state (and
+  // on_delivered is never called): nodes may then run in separate groups,
+  // on different threads and in different cycles.
+  virtual bool per_node() const { return false; }
   // A packet created by `src` was delivered. Returns true only if `src` had
   // stopped (its last next_creation gave kNever) and may create packets
   // again: the endpoints then ask next_creation once more.
@@ -95,6 +104,7 @@ class Terminal : public sc_core::sc_module {
   Terminal(sc_core::sc_module_name name, int id, PacketObserver* observer);
   // Hands one packet to the network interface through the TLM socket.
   void send(tlm::tlm_generic_payload& trans);
+  void set_observer(PacketObserver* observer) { observer_ = observer; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -102,7 +112,68 @@ class Terminal : public sc_core::sc_module {
   PacketObserver* observer_;
 };
 
-class Endpoints : public sc_core::sc_module, public Clocked {
+class Endpoints;
+
+// The nodes of one kernel component: their packet creations, injections and
+// ejections. With more than one group, the observer's calls wait in the
+// group until the end of the kernel's block (end_block), where the groups
+// pass them on one after another: the observer is never called from two
+// threads at once, and always in the same order.
+class EndpointGroup final : public Clocked, public PacketObserver {
+ public:
+  EndpointGroup(Endpoints* owner, std::vector<int> nodes, bool defer);
+
+  const std::vector<int>& nodes() const { return nodes_; }
+
+  // Kernel interface.
+  bool active(Cycle now) const override {
+    return !active_.empty() || pending_flits_.count() > 0 || pending_credits_.count() > 0 ||
+           (!creations_.empty() && creations_.front().at <= now);
+  }
+  void tick(Cycle now) override;
+  Cycle next_wake() const override { return creations_.empty() ? kNever : creations_.front().at; }
+  int weight() const override { return int(nodes_.size()) / 2 + 1; }
+  void flits_pending(int local) override { pending_flits_.mark(local); }
+  void credits_pending(int local) override { pending_credits_.mark(local); }
+  void end_block() override;
+
+  // PacketObserver: the group's own terminals report here.
+  void on_created(const PacketExtension& p) override;
+  void on_delivered(const PacketExtension& p) override;
+
+  // A closed-loop node that may create again (one group only).
+  void resume(int local, Cycle now);
+
+  std::uint64_t created_flits = 0, ejected_flits = 0, window_created_flits = 0, window_ejected_packets = 0;
+
+ private:
+  void create_packet(int local, Cycle now);
+  void activate(int local);
+  [[gnu::cold, gnu::noinline]] void trace_create(int node, Cycle now);
+
+  struct Creation {
+    Cycle at;
+    int local;  // index in nodes_ (increasing with the node id)
+    bool operator>(const Creation& o) const { return at != o.at ? at > o.at : local > o.local; }
+  };
+  struct Event {
+    bool delivered;
+    PacketExtension packet;
+  };
+
+  Endpoints* owner_;
+  std::vector<int> nodes_;
+  std::vector<Creation> creations_;  // min-heap on (cycle, node): the next packet of every node
+  PendingInputs pending_flits_, pending_credits_;  // per node: eject flits, inject credits
+  std::vector<int> active_;                        // nodes whose source queue holds packets
+  std::vector<std::uint8_t> is_active_;
+  tlm::tlm_generic_payload trans_;  // reused for every packet: no allocation
+  PacketExtension* ext_;            // owned by trans_
+  bool defer_;
+  std::vector<Event> events_;  // observer calls waiting for end_block (defer_)
+};
+
+class Endpoints : public sc_core::sc_module {
  public:
   Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
             PacketObserver* observer, const Clock& clock);
@@ -112,60 +183,45 @@ class Endpoints : public sc_core::sc_module, public Clocked {
   Link* inject_link(int node);  // connect to the router input
   Link* eject_link(int node);   // connect to the router output
 
+  // Splits the nodes into kernel components, once, before the simulation:
+  // `groups` lists every node once (each list in increasing order); empty:
+  // one group of all nodes. Several groups need a per_node() workload.
+  void make_groups(std::vector<std::vector<int>> groups);
+  const std::vector<std::unique_ptr<EndpointGroup>>& groups() const { return groups_; }
+
   // Packets created in [begin, end) are marked for measurement.
   void set_measure_window(Cycle begin, Cycle end) { measure_begin_ = begin; measure_end_ = end; }
-
-  // Kernel interface.
-  bool active(Cycle now) const override {
-    return !active_.empty() || pending_flits_.count() > 0 || pending_credits_.count() > 0 ||
-           (!creations_.empty() && creations_.front().at <= now);
-  }
-  void tick(Cycle now) override;
-  Cycle next_wake() const override { return creations_.empty() ? kNever : creations_.front().at; }
-  int weight() const override { return nodes() / 2 + 1; }
-  void flits_pending(int node) override;
-  void credits_pending(int node) override;
   // Debug tracing of the packets `tracer` wants (nullptr: off).
   void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
 
-  std::uint64_t created_flits() const { return created_flits_; }
-  std::uint64_t ejected_flits() const { return ejected_flits_; }
+  std::uint64_t created_flits() const { return sum(&EndpointGroup::created_flits); }
+  std::uint64_t ejected_flits() const { return sum(&EndpointGroup::ejected_flits); }
   std::uint64_t queued_flits() const;  // created but not yet injected
   std::uint64_t ejected_flits_of(int node) const;
   // Flits each node ejected during the measurement window.
   std::uint64_t window_ejected_flits_of(int node) const;
-  std::uint64_t window_created_flits() const { return window_created_flits_; }
-  std::uint64_t window_ejected_packets() const { return window_ejected_packets_; }
+  std::uint64_t window_created_flits() const { return sum(&EndpointGroup::window_created_flits); }
+  std::uint64_t window_ejected_packets() const { return sum(&EndpointGroup::window_ejected_packets); }
 
  private:
-  void create_packet(int node, Cycle now);
-  void activate(int node);
-  void delivered(int src, Cycle now);  // closed-loop workloads only
-  [[gnu::cold, gnu::noinline]] void trace_create(int node, Cycle now);
-
-  struct Creation {
-    Cycle at;
-    int node;
-    bool operator>(const Creation& o) const { return at != o.at ? at > o.at : node > o.node; }
-  };
+  std::uint64_t sum(std::uint64_t EndpointGroup::*counter) const {
+    std::uint64_t n = 0;
+    for (auto& g : groups_) n += (*g).*counter;
+    return n;
+  }
 
   std::vector<std::unique_ptr<Terminal>> terminals_;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
-  std::vector<Creation> creations_;  // min-heap on (cycle, node): the next packet of every node
-  PendingInputs pending_flits_, pending_credits_;  // per node: eject flits, inject credits
-  std::vector<int> active_;              // nodes whose source queue holds packets
-  std::vector<std::uint8_t> is_active_;
+  std::vector<std::unique_ptr<EndpointGroup>> groups_;
+  std::vector<EndpointGroup*> group_of_;  // per node
   Workload* workload_;
   PacketObserver* observer_;
   Clock clock_;
-  tlm::tlm_generic_payload trans_;  // reused for every packet: no allocation
-  PacketExtension* ext_;            // owned by trans_
-  std::uint64_t next_packet_id_ = 0;
-  std::uint64_t created_flits_ = 0, ejected_flits_ = 0, window_created_flits_ = 0, window_ejected_packets_ = 0;
   Cycle measure_begin_ = kNever, measure_end_ = kNever;
   bool closed_loop_ = false;
   PacketTracer* tracer_ = nullptr;
   friend class NetworkInterface;
+  friend class EndpointGroup;
 };
 
 }  // namespace nwn

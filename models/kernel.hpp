@@ -14,6 +14,17 @@
 //
 // Idle components cost one check a cycle (`active()`); when every component
 // is idle the method sleeps until the earliest `next_wake()`.
+//
+// Cycle blocks. Components come in clusters (a router with the endpoints
+// attached to it); a cluster's components run one after the other, cycle by
+// cycle, and the links inside a cluster are published at once. Between
+// clusters every link takes at least `block` cycles (flits and credits), so
+// nothing one cluster sends in cycles [t, t + block) can be read by another
+// before t + block: each cluster runs a whole block of cycles in a row, with
+// its state still in the cache, and the kernel publishes after the block.
+// A block never crosses the horizon (set_horizon), where the caller looks
+// at the network between sc_start calls, so what it sees is what it would
+// see with blocks of one cycle.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -40,18 +51,26 @@ class Clocked : public LinkEnd {
   virtual Cycle next_wake() const { return kNever; }
   // Relative cost, to balance threads (e.g. subswitches in a router).
   virtual int weight() const { return 1; }
+  // After every block, on the kernel's thread, in component order.
+  virtual void end_block() {}
 };
 
 class Kernel : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Kernel);
-  // `threads` >= 1. Which thread runs a component changes from cycle to
-  // cycle (threads take runs of components as they finish others); what a
-  // component reads does not, so neither does the result.
-  Kernel(sc_core::sc_module_name name, std::vector<Clocked*> components, int threads, const Clock& clock);
+  // `threads` >= 1. Which thread runs a cluster changes from block to block
+  // (threads take runs of clusters as they finish others); what a component
+  // reads does not, so neither does the result. `block` >= 1 cycles: at
+  // most the latency of any link between clusters.
+  Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> clusters, int threads, int block,
+         const Clock& clock);
   ~Kernel() override;
 
   int threads() const { return int(shares_.size()); }
+  int block() const { return block_; }
+  // The simulation stops at cycle `end` (the next sc_start ends there):
+  // blocks stop short of it. Without a horizon ahead, blocks are one cycle.
+  void set_horizon(Cycle end) { horizon_ = end; }
 
  private:
   // What one thread needs of its own: its outbox, and an error it caught.
@@ -60,17 +79,21 @@ class Kernel : public sc_core::sc_module {
     std::exception_ptr error;
   };
   void cycle();
-  void run_share(Share& s, Cycle now);
+  void run_share(Share& s, Cycle now, Cycle cycles);
+  void run_cluster(std::size_t k, Cycle now, Cycle cycles);
   void worker(std::size_t index);
 
-  std::vector<Clocked*> all_;
-  // Runs of components of about equal weight; threads take them in turn
+  std::vector<Clocked*> all_;               // clusters one after another
+  std::vector<std::size_t> cluster_begin_;  // cluster k: all_[cluster_begin_[k], cluster_begin_[k + 1])
+  // Runs of clusters of about equal weight; threads take them in turn
   // from next_chunk_, so a thread that finishes early takes more.
-  std::vector<std::size_t> chunk_begin_;  // chunk i: all_[chunk_begin_[i], chunk_begin_[i + 1])
+  std::vector<std::size_t> chunk_begin_;  // chunk i: clusters [chunk_begin_[i], chunk_begin_[i + 1])
   std::atomic<std::size_t> next_chunk_{0};
   std::vector<Share> shares_;
   Clock clock_;
   Cycle last_cycle_ = kNever;
+  int block_ = 1;
+  Cycle horizon_ = 0;
   sc_core::sc_event never_;
 
   // Worker threads wait for a cycle number, run their share, and report done.
@@ -80,7 +103,7 @@ class Kernel : public sc_core::sc_module {
   std::atomic<std::uint64_t> start_generation_{0};
   std::atomic<int> running_{0};
   std::atomic<bool> stop_{false};
-  Cycle cycle_now_ = 0;
+  Cycle cycle_now_ = 0, cycle_count_ = 1;
 };
 
 }  // namespace nwn

@@ -157,19 +157,38 @@ class alignas(64) Link {
 
   void set_receiver(LinkEnd* end, int tag) { receiver_ = end; receiver_tag_ = tag; }
   void set_sender(LinkEnd* end, int tag) { sender_ = end; sender_tag_ = tag; }
+  LinkEnd* sender() const { return sender_; }
+  LinkEnd* receiver() const { return receiver_; }
+  // Both ends run in one kernel cluster, one after the other on one thread:
+  // sends are published at once, as on a router's internal channel.
+  void set_local(bool local) { local_ = local; }
+  bool local() const { return local_ || (sender_ && sender_ == receiver_); }
   // Capacity bounds, set when the link is wired: flits a sender with
   // `extra_cycles` of pipeline can have in flight, credits a receiver with
   // `buffer_flits` of buffer can owe.
   void reserve_flits(int extra_cycles) {
-    flits_.reserve(std::size_t(extra_cycles + params_.latency_cycles) / std::size_t(params_.serialization_cycles) + 2);
+    extra_cycles_ = extra_cycles;
+    flits_.reserve(std::size_t(extra_cycles + params_.latency_cycles + block_ - 1) /
+                       std::size_t(params_.serialization_cycles) +
+                   2);
   }
   // A receiver returns at most `per_cycle` credits a cycle, and the sender
   // reads each in the cycle it arrives, so no more than that rate times the
   // credit latency (plus the cycle of reading) are ever unread; nor more
   // than the buffer. A small ring stays in the cache.
   void reserve_credits(int buffer_flits, int per_cycle) {
-    const int in_flight = (params_.credit_latency_cycles + 1) * per_cycle;
+    credit_buffer_ = buffer_flits;
+    credit_rate_ = per_cycle;
+    const int in_flight = (params_.credit_latency_cycles + block_) * per_cycle;
     credits_.reserve(std::size_t(std::min(buffer_flits, in_flight)) + 1);
+  }
+  // Between kernel clusters run in blocks of `cycles` (models/kernel.hpp), a
+  // writer may be a block ahead of its reader: room for a block more of
+  // items. Before the simulation, after the ends reserved.
+  void reserve_for_blocks(int cycles) {
+    block_ = std::max(1, cycles);
+    reserve_flits(extra_cycles_);
+    if (credit_rate_ > 0) reserve_credits(credit_buffer_, credit_rate_);
   }
 
   // Sender side. `extra_cycles` adds pipeline delay before the wire (e.g.
@@ -223,7 +242,7 @@ class alignas(64) Link {
   // latency is at least one cycle), and the kernel is spared the work.
   void announce(LinkEnd* writer, bool& dirty) {
     dirty = true;
-    if (writer && writer->outbox && sender_ != receiver_) writer->outbox->push_back(this);
+    if (writer && writer->outbox && !local_ && sender_ != receiver_) writer->outbox->push_back(this);
     else if (&dirty == &flits_dirty_) publish_flits();
     else publish_credits();
   }
@@ -252,7 +271,9 @@ class alignas(64) Link {
   int credit_latency_cycles_;
   bool flits_dirty_ = false;   // written by the sender
   bool credits_dirty_ = false; // written by the receiver
+  bool local_ = false;
   std::string name_;
+  int extra_cycles_ = 0, credit_buffer_ = 0, credit_rate_ = 0, block_ = 1;
   LinkParams params_;
 };
 

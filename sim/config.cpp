@@ -32,6 +32,9 @@ std::vector<KeySpec> base_schema() {
        "flits in the network and no flit moving for this long ends the run with a report of the stuck buffers"},
       {"sim.threads", V::Int, "1", 1, 256, nullptr, "threads",
        "threads that run the routers of one simulation; results are identical for any count (run --threads N)"},
+      {"sim.block_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
+       "cycle blocks: each router with its terminals runs up to this many cycles in a row (0: as many as the shortest "
+       "router-to-router channel allows; 1: off); results are identical for any value"},
       {"sim.clock_ghz", V::Float, "5", 0.001, 1000, nullptr, "GHz", "datapath clock (the paper: 5 GHz)"},
       {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",
        "count packets from each input port to each output port of every router (run --heatmap FILE)"},

@@ -87,7 +87,7 @@ class Runner {
     const Cycle chunk = std::max<Cycle>(1, std::min<Cycle>(1000, watchdog_cycles_ / 4));
     while (now() < until && !done()) {
       const Cycle step = std::min(chunk, until - now());
-      sc_core::sc_start(clock_.delay(step));
+      net_.advance(step);
       Endpoints& e = net_.endpoints();
       watchdog_.check(now(), net_.flit_hops() + e.ejected_flits(),
                       e.created_flits() - e.ejected_flits() - e.queued_flits(), [&] {
@@ -244,10 +244,14 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   // Debug outputs, only when asked for: they hook in before the simulation starts.
   const auto tracer = attach_packet_tracer(cfg, *net);
   const auto vcd = make_occupancy_vcd(cfg, *net);
-  // Threads only change speed. The Verilated allocators run on one thread,
-  // and so does a packet trace, whose lines then come in a reproducible order.
+  // Threads and cycle blocks only change speed. The Verilated allocators run
+  // on one thread, and so does a packet trace, whose lines then come in a
+  // reproducible order; both, and the occupancy VCD's per-cycle samples,
+  // run every component cycle by cycle.
+  const bool one_thread = cfg.get_string("router.allocator_impl") == "rtl" || tracer;
   if (net->threads() == 0)
-    net->start(cfg.get_string("router.allocator_impl") == "rtl" || tracer ? 1 : int(cfg.get_int("sim.threads")));
+    net->start(one_thread ? 1 : int(cfg.get_int("sim.threads")),
+               one_thread || vcd ? 1 : int(cfg.get_int("sim.block_cycles")));
 
   const auto t0 = std::chrono::steady_clock::now();
   Runner runner(cfg, *net, clock);

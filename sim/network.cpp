@@ -82,6 +82,8 @@ void Network::mark_used(int router, int port, std::uint8_t bit) {
 }
 
 void Network::attach_terminal(int node, Router& r, int port, int ejection_credits) {
+  if (router_of_node_.size() <= std::size_t(node)) router_of_node_.resize(std::size_t(node) + 1, -1);
+  router_of_node_[std::size_t(node)] = r.id();
   r.attach_input(port, endpoints_->inject_link(node));
   r.attach_output(port, endpoints_->eject_link(node), ejection_credits);
   mark_used(r.id(), port, 3);
@@ -127,13 +129,73 @@ std::vector<int> Network::port_map(const std::string& assignment, const std::vec
   return map;
 }
 
-void Network::start(int threads) {
+void Network::start(int threads, int max_block) {
   if (kernel_) throw std::logic_error("network: start() called twice");
+  bool in_step = false;  // every component must run every cycle in turn
   for (auto& r : routing_)
-    if (r->reads_other_routers()) threads = 1;
-  std::vector<Clocked*> components{endpoints_.get()};
-  for (auto& r : routers_) components.push_back(r.get());
-  kernel_ = std::make_unique<Kernel>("kernel", components, threads, clock_);
+    if (r->reads_other_routers()) threads = 1, in_step = true;
+  // A cluster per router: the router, after the group of its terminals when
+  // nodes can run apart; otherwise all terminals are one cluster.
+  const int nodes = endpoints_->nodes();
+  const bool split = !in_step && endpoints_->nodes() > 0 && routers_.size() > 1 &&
+                     router_of_node_.size() == std::size_t(nodes) &&
+                     std::none_of(router_of_node_.begin(), router_of_node_.end(), [](int r) { return r < 0; }) &&
+                     workload_->per_node() && !workload_->closed_loop();
+  std::vector<std::vector<int>> groups;
+  if (split) {
+    groups.resize(routers_.size());
+    for (int n = 0; n < nodes; ++n) groups[std::size_t(router_of_node_[n])].push_back(n);
+    groups.erase(std::remove_if(groups.begin(), groups.end(), [](auto& g) { return g.empty(); }), groups.end());
+  }
+  endpoints_->make_groups(groups);
+  std::vector<std::vector<Clocked*>> clusters;
+  std::map<const LinkEnd*, std::size_t> cluster_of;
+  if (!split) {
+    clusters.push_back({endpoints_->groups()[0].get()});
+    cluster_of[endpoints_->groups()[0].get()] = 0;
+  }
+  std::map<int, EndpointGroup*> group_of_router;
+  if (split)
+    for (auto& g : endpoints_->groups()) group_of_router[router_of_node_[std::size_t(g->nodes()[0])]] = g.get();
+  for (auto& r : routers_) {
+    clusters.emplace_back();
+    if (auto g = group_of_router.find(r->id()); g != group_of_router.end()) {
+      clusters.back().push_back(g->second);
+      cluster_of[g->second] = clusters.size() - 1;
+    }
+    clusters.back().push_back(r.get());
+    cluster_of[r.get()] = clusters.size() - 1;
+  }
+  // The links between clusters bound the block; the others are local.
+  std::vector<Link*> links;
+  for (auto& l : links_) links.push_back(l.get());
+  for (int n = 0; n < nodes; ++n) {
+    links.push_back(endpoints_->inject_link(n));
+    links.push_back(endpoints_->eject_link(n));
+  }
+  int block = max_block <= 0 ? 1 << 20 : max_block;
+  if (in_step) block = 1;
+  std::vector<Link*> between;
+  for (Link* l : links) {
+    if (!l->sender() || !l->receiver()) continue;  // an unused port's idle channel
+    const auto a = cluster_of.find(l->sender()), b = cluster_of.find(l->receiver());
+    if (a == cluster_of.end() || b == cluster_of.end()) throw std::logic_error("network: a link end is in no cluster");
+    if (a->second == b->second) {
+      l->set_local(true);
+      continue;
+    }
+    between.push_back(l);
+    block = std::min({block, l->params().latency_cycles, l->params().credit_latency_cycles});
+  }
+  if (between.empty()) block = 1;
+  for (Link* l : between) l->reserve_for_blocks(block);
+  kernel_ = std::make_unique<Kernel>("kernel", std::move(clusters), threads, block, clock_);
+}
+
+void Network::advance(Cycle cycles) {
+  if (!kernel_) throw std::logic_error("network: advance() before start()");
+  kernel_->set_horizon(clock_.now() + cycles);
+  sc_core::sc_start(clock_.delay(cycles));
 }
 
 void Network::enable_heatmaps_if(const Config& cfg) {

@@ -49,9 +49,17 @@ class Network {
   void close_unused_ports();
   // Puts the endpoints and routers under one kernel (models/kernel.hpp) with
   // `threads` threads (before the simulation starts; once). The result does
-  // not depend on the thread count.
-  void start(int threads);
+  // not depend on the thread count. Cycle blocks: each router with its
+  // terminals runs up to `max_block` cycles in a row, as many as the
+  // shortest channel between routers allows (1: none; 0: no limit). Blocks
+  // do not change results either; they are off where the run needs every
+  // component in step (a routing that reads other routers, a workload
+  // whose nodes depend on each other).
+  void start(int threads, int max_block = 1);
   int threads() const { return kernel_ ? kernel_->threads() : 0; }
+  int block_cycles() const { return kernel_ ? kernel_->block() : 0; }
+  // Simulates `cycles` more cycles (sc_start), in blocks that end there.
+  void advance(Cycle cycles);
 
  protected:
   RouterParams router_params(const Config& cfg, int radix) const;
@@ -75,6 +83,7 @@ class Network {
   std::vector<std::unique_ptr<Link>> links_;  // router-to-router channels
   std::vector<std::unique_ptr<GlobalRouting>> routing_;
   std::vector<std::vector<std::uint8_t>> port_used_;  // per router: input attached, output attached (2 bits)
+  std::vector<int> router_of_node_;  // the router each terminal is attached to
   std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
 

@@ -35,7 +35,7 @@ class PacketStats final : public PacketObserver {
  public:
   void on_created(const PacketExtension& p) override {
     if (p.measured) ++outstanding_;
-    last_created_ = p.created_cycle;
+    last_created_ = std::max(last_created_, p.created_cycle);
     if (!created_flits_from_.empty()) {
       created_flits_from_[p.src] += p.size_flits;
       last_created_by_.at(p.src) = p.created_cycle;
@@ -54,7 +54,7 @@ class PacketStats final : public PacketObserver {
     hops.add(p.hops);
   }
   std::uint64_t outstanding() const { return outstanding_; }
-  Cycle last_created() const { return last_created_; }  // packets are created in time order
+  Cycle last_created() const { return last_created_; }
   // Per source node: the cycle its last packet was delivered, and how many
   // were (batch and trace runs: per-node completion).
   void track_sources(int nodes) {

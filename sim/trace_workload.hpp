@@ -38,6 +38,7 @@ class TraceWorkload final : public FiniteWorkload {
   TraceWorkload(const std::vector<TracePacket>& packets, int nodes);
   Cycle next_creation(int node, Cycle after) override;
   PacketSpec make_packet(int node, Cycle now) override;
+  bool per_node() const override { return true; }
   std::uint64_t total_packets() const override { return packets_.size(); }
 
  private:

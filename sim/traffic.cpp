@@ -39,14 +39,14 @@ int log2_exact(int nodes, const char* pattern) {
 // Each destination with equal probability, the source included.
 struct Uniform final : TrafficPattern {
   explicit Uniform(const PatternParams& p) : n(p.nodes) {}
-  int dest(int, Rng& rng) override { return int(rng.below(std::uint32_t(n))); }
+  int dest(int, Rng& rng) const override { return int(rng.below(std::uint32_t(n))); }
   int n;
 };
 
 // Permutations given by a function of the source.
 struct Permutation final : TrafficPattern {
   explicit Permutation(std::vector<int> m) : map(std::move(m)) {}
-  int dest(int src, Rng&) override { return map[src]; }
+  int dest(int src, Rng&) const override { return map[src]; }
   std::vector<int> map;
 };
 
@@ -75,7 +75,7 @@ struct Hotspot final : TrafficPattern {
       throw ConfigError("config error: traffic.hotspot_nodes = " + std::to_string(hot) +
                         " exceeds the node count " + std::to_string(n));
   }
-  int dest(int, Rng& rng) override {
+  int dest(int, Rng& rng) const override {
     if (rng.uniform() < fraction) return int(rng.below(std::uint32_t(hot)));
     return int(rng.below(std::uint32_t(n)));
   }
@@ -127,7 +127,7 @@ struct TransposeRandom final : TrafficPattern {
       throw ConfigError("config error: traffic.pattern = transpose_random needs a square node count (e.g. 16, 64, "
                         "256); this network has " + std::to_string(p.nodes) + " nodes");
   }
-  int dest(int src, Rng& rng) override { return int(rng.below(std::uint32_t(s))) * s + src / s; }
+  int dest(int src, Rng& rng) const override { return int(rng.below(std::uint32_t(s))) * s + src / s; }
   int s;
 };
 PatternRegistration reg_transpose_random("transpose_random", [](const PatternParams& p) {
@@ -160,7 +160,7 @@ struct WorstCase final : TrafficPattern {
       map[n] = l.first_node[t] + (n - l.first_node[r]) % count;
     }
   }
-  int dest(int src, Rng&) override { return map[src]; }
+  int dest(int src, Rng&) const override { return map[src]; }
   std::vector<int> map;
 };
 PatternRegistration reg_worst_case("worst_case", [](const PatternParams& p) {

@@ -39,7 +39,8 @@ struct PatternParams {
 class TrafficPattern {
  public:
   virtual ~TrafficPattern() = default;
-  virtual int dest(int src, Rng& rng) = 0;
+  // Stateless: called for many nodes at once (from several threads).
+  virtual int dest(int src, Rng& rng) const = 0;
 };
 
 using PatternFactory = std::function<std::unique_ptr<TrafficPattern>(const PatternParams&)>;
@@ -70,6 +71,7 @@ class SyntheticWorkload final : public Workload {
   SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<TrafficPattern> pattern);
   Cycle next_creation(int node, Cycle after) override;
   PacketSpec make_packet(int node, Cycle now) override;
+  bool per_node() const override { return true; }
   double packet_probability() const { return p_packet_; }
 
  private:
@@ -101,6 +103,7 @@ class BatchWorkload final : public FiniteWorkload {
   Cycle next_creation(int node, Cycle after) override;
   PacketSpec make_packet(int node, Cycle now) override;
   bool closed_loop() const override { return params_.max_outstanding > 0; }
+  bool per_node() const override { return !closed_loop(); }
   bool on_delivered(int src, Cycle now) override;
   std::uint64_t total_packets() const override { return params_.packets_per_node * created_.size(); }
 
