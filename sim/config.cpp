@@ -44,7 +44,8 @@ std::vector<KeySpec> base_schema() {
        "write the path of the chosen packets (packet_trace_ids, packet_trace_every), flit by flit, to this file "
        "(run --trace-packets FILE; format in docs/WORKLOADS.md)"},
       {"sim.packet_trace_ids", V::String, "", 0, 0, nullptr, "",
-       "packets to trace: comma-separated packet ids (ids count created packets from 0), e.g. \"12,40\""},
+       "packets to trace: comma-separated packet ids (the k-th packet created by node n has id k x nodes + n), "
+       "e.g. \"12,40\""},
       {"sim.packet_trace_every", V::Int, "0", 0, 1e15, nullptr, "packets",
        "also trace every Nth packet (ids 0, N, 2N, ...); 0: none"},
       {"sim.vcd_file", V::String, "", 0, 0, nullptr, "",

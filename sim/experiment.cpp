@@ -62,6 +62,7 @@ nlohmann::ordered_json PerfResult::to_json() const {
   j["flit_hops_per_second"] = flit_hops_per_second;
   j["peak_rss_mb"] = peak_rss_mb;
   j["threads"] = threads;
+  j["block_cycles"] = block_cycles;
   j["huge_pages"] = huge_pages_requested();
   return j;
 }
@@ -291,6 +292,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
     getrusage(RUSAGE_SELF, &ru);
     perf->peak_rss_mb = double(ru.ru_maxrss) / 1024.0;
     perf->threads = net->threads();
+    perf->block_cycles = net->block_cycles();
   }
   return r;
 }

@@ -56,6 +56,7 @@ struct PerfResult {
   double flit_hops_per_second = 0;
   double peak_rss_mb = 0;
   int threads = 1;  // kernel threads that ran it
+  int block_cycles = 1;  // cycles a router ran in a row (models/kernel.hpp)
   nlohmann::ordered_json to_json() const;
 };
 

@@ -48,13 +48,13 @@ TEST(PacketTrace, PathThroughTheFoldedClosSwitch) {
   const std::string file = temp_path("path.trace");
   auto r = nwnsim("run --set router.org=fc --set router.radix=16 --set traffic.pattern=bitcomp "
                   "--set traffic.load=0.05 --set traffic.packet_flits=2 --set sim.warmup_cycles=100 "
-                  "--set sim.measure_cycles=1000 --set sim.packet_trace_ids=3,10 --trace-packets " + file);
+                  "--set sim.measure_cycles=1000 --set sim.packet_trace_ids=3,21 --trace-packets " + file);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto events = read_events(file);
   std::set<std::uint64_t> packets;
   for (auto& e : events) packets.insert(e.packet);
-  EXPECT_EQ(packets, (std::set<std::uint64_t>{3, 10}));
-  for (std::uint64_t id : {3, 10}) {
+  EXPECT_EQ(packets, (std::set<std::uint64_t>{3, 21}));
+  for (std::uint64_t id : {3, 21}) {
     SCOPED_TRACE("packet " + std::to_string(id));
     std::vector<Event> head, tail;
     for (auto& e : events)
@@ -62,6 +62,7 @@ TEST(PacketTrace, PathThroughTheFoldedClosSwitch) {
     ASSERT_FALSE(head.empty());
     ASSERT_EQ(head[0].kind, "create");
     const int src = head[0].num("src"), dst = head[0].num("dst");
+    EXPECT_EQ(src, int(id % 16)) << "the k-th packet of node n has id k x 16 + n";
     EXPECT_EQ(dst, 15 - src);
     EXPECT_EQ(head[0].unit, "ni" + std::to_string(src));
     std::vector<std::string> kinds;

@@ -1,0 +1,98 @@
+// Cycle blocks (models/kernel.hpp): a router with its terminals runs several
+// cycles in a row when every channel to another router takes at least that
+// long. Each case runs a network cycle by cycle (sim.block_cycles = 1) and
+// in blocks, on one thread and on two, and asserts that blocks were used
+// where they may be, and not where they may not, and that the results are
+// the same to the bit. The windows are not multiples of the block, so the
+// blocks must stop where the experiment looks at the network.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim_util.hpp"
+
+namespace nwn {
+namespace {
+
+using test::nwnsim;
+using test::slurp;
+using test::temp_path;
+
+struct BlockCase {
+  const char* name;
+  std::string args;
+  int block;  // the block the kernel must choose
+};
+
+class CycleBlocks : public ::testing::TestWithParam<BlockCase> {};
+
+TEST_P(CycleBlocks, ChangeNothingButSpeed) {
+  const BlockCase& c = GetParam();
+  struct Run {
+    int threads, max_block;
+  };
+  const std::vector<Run> runs = {{1, 1}, {1, 0}, {2, 0}, {2, 1}};
+  std::string first;
+  for (const Run& run : runs) {
+    const std::string tag = std::to_string(run.threads) + "-" + std::to_string(run.max_block);
+    const std::string out = temp_path(tag + ".json"), perf = temp_path(tag + "-perf.json");
+    const auto r = nwnsim("run --quiet " + c.args + " --threads " + std::to_string(run.threads) +
+                          " --set sim.block_cycles=" + std::to_string(run.max_block) + " --json " + out +
+                          " --perf-json " + perf);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto p = nlohmann::json::parse(slurp(perf));
+    EXPECT_EQ(p.at("block_cycles").get<int>(), run.max_block == 1 ? 1 : c.block) << tag;
+    const auto results = nlohmann::json::parse(slurp(out)).at("results");
+    EXPECT_GT(results.at("packets_measured").get<int>(), 200) << tag;
+    if (first.empty()) first = results.dump();
+    EXPECT_EQ(results.dump(), first) << "threads-max_block " << tag;
+  }
+}
+
+const char* kWindows = "--set sim.warmup_cycles=203 --set sim.measure_cycles=707 --set sim.drain_cap_cycles=3001 ";
+
+INSTANTIATE_TEST_SUITE_P(
+    Networks, CycleBlocks,
+    ::testing::Values(
+        // Global channels of 10 cycles: blocks of 10. fc routers near saturation.
+        BlockCase{"FoldedClosFc",
+                  std::string(kWindows) + "--set network.topology=fclos --set router.radix=8 --set router.org=fc "
+                                          "--set router.subswitch_radix=4 --set traffic.load=0.6",
+                  10},
+        // Adaptive routing reads the router's own credits; 3-cycle channels.
+        BlockCase{"HyperXMinAdShortChannels",
+                  std::string(kWindows) + "--set network.topology=hyperx --set network.hyperx_s=4,4 "
+                                          "--set network.hyperx_t=4 --set router.radix=16 --set router.org=hc "
+                                          "--set network.routing=minad --set network.link_latency_cycles=3 "
+                                          "--set traffic.load=0.5 --set traffic.packet_flits=4",
+                  3},
+        // Open batch: nodes still run apart.
+        BlockCase{"FoldedClosBatch",
+                  "--set network.topology=fclos --set router.radix=8 --set traffic.mode=batch "
+                  "--set traffic.batch_packets=40 --set traffic.load=0.5",
+                  10},
+        // Closed loop: a delivery lets its source go on at once, so
+        // everything runs in step.
+        BlockCase{"FoldedClosClosedLoopBatch",
+                  "--set network.topology=fclos --set router.radix=8 --set traffic.mode=batch "
+                  "--set traffic.batch_packets=40 --set traffic.batch_max_outstanding=2 --set traffic.load=0.5",
+                  1},
+        // A graph topology: a torus with dimension-order routing.
+        BlockCase{"TorusDor",
+                  std::string(kWindows) + "--set network.topology=torus --set network.torus.t=2 "
+                                          "--set network.torus.dims=4,4 --set router.radix=8 --set router.vcs=8 "
+                                          "--set network.routing=dor --set traffic.load=0.4",
+                  10},
+        // UGAL with global information reads other routers: in step.
+        BlockCase{"TorusUgalG",
+                  std::string(kWindows) + "--set network.topology=torus --set network.torus.t=2 "
+                                          "--set network.torus.dims=4,4 --set router.radix=8 --set router.vcs=8 "
+                                          "--set network.routing=ugal_g --set traffic.load=0.3",
+                  1}),
+    [](const ::testing::TestParamInfo<BlockCase>& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace nwn
