@@ -47,8 +47,9 @@
 //            counters are at hand). Minimal when Q_m <= Q_v. A router
 //            earlier in the kernel's order may already have updated its
 //            counters for this cycle: the reading is at most one cycle
-//            stale. The kernel runs such a routing on one thread, in a fixed
-//            order (reads_other_routers), so runs stay bit-reproducible.
+//            stale. The kernel runs such a routing on one thread, cycle by
+//            cycle (no blocks), in a fixed order (reads_other_routers), so
+//            runs stay bit-reproducible.
 //            2E classes.
 //   dor      torus and mesh only: dimension order, lowest dimension first,
 //            the shorter way around each ring (ties: +). Mesh: acyclic with
