@@ -27,6 +27,7 @@ class NetworkInterface : public sc_core::sc_module {
         queue_(16),
         credits_(p.vcs, p.router_buffer_depth_flits) {
     from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
+    inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
     deliver_ext_ = new PacketExtension;
     deliver_.set_extension(deliver_ext_);
   }

@@ -78,7 +78,12 @@ class Workload {
   virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
 };
 
-// Receives delivered packets (statistics live in sim/).
+// Receives created and delivered packets (statistics live in sim/). The
+// calls of one cycle and node come in order, but with cycle blocks
+// (models/kernel.hpp) the calls of different nodes and cycles may come in
+// another order than cycle by cycle (a block's calls, group after group):
+// an observer must not depend on that order across nodes (PacketStats keeps
+// exact histograms, maxima and per-source series).
 class PacketObserver {
  public:
   virtual ~PacketObserver() = default;

@@ -47,7 +47,7 @@ std::vector<KeySpec> base_schema() {
        "packets to trace: comma-separated packet ids (the k-th packet created by node n has id k x nodes + n), "
        "e.g. \"12,40\""},
       {"sim.packet_trace_every", V::Int, "0", 0, 1e15, nullptr, "packets",
-       "also trace every Nth packet (ids 0, N, 2N, ...); 0: none"},
+       "also trace every Nth packet of every node (the k-th packet of node n when (k + n) mod N = 0); 0: none"},
       {"sim.vcd_file", V::String, "", 0, 0, nullptr, "",
        "VCD of one router's occupancy: flits in flight on each internal channel and flits buffered at each "
        "subswitch input, once per cycle (run --vcd FILE)"},

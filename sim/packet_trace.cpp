@@ -30,8 +30,9 @@ const char* flit_kind(const Flit& f) { return f.head ? (f.tail ? "HT" : "H") : (
 
 }  // namespace
 
-PacketTraceWriter::PacketTraceWriter(const std::string& path, std::vector<std::uint64_t> ids, std::uint64_t every)
-    : file_(std::fopen(path.c_str(), "w")), ids_(std::move(ids)), every_(every) {
+PacketTraceWriter::PacketTraceWriter(const std::string& path, std::vector<std::uint64_t> ids, std::uint64_t every,
+                                     std::uint64_t nodes)
+    : file_(std::fopen(path.c_str(), "w")), ids_(std::move(ids)), every_(every), nodes_(std::max<std::uint64_t>(1, nodes)) {
   if (!file_)
     throw std::runtime_error("cannot write the packet trace sim.packet_trace_file = '" + path +
                              "': " + std::strerror(errno));
@@ -46,7 +47,7 @@ PacketTraceWriter::PacketTraceWriter(const std::string& path, std::vector<std::u
 PacketTraceWriter::~PacketTraceWriter() { std::fclose(file_); }
 
 bool PacketTraceWriter::wants(std::uint64_t id) const {
-  return (every_ && id % every_ == 0) || std::binary_search(ids_.begin(), ids_.end(), id);
+  return (every_ && (id / nodes_ + id % nodes_) % every_ == 0) || std::binary_search(ids_.begin(), ids_.end(), id);
 }
 
 void PacketTraceWriter::record(TraceEvent e, Cycle now, const Flit& f, const std::string& unit, const TraceHop& h) {
@@ -103,7 +104,8 @@ std::unique_ptr<PacketTraceWriter> attach_packet_tracer(const Config& cfg, Netwo
     throw ConfigError("config error: sim.packet_trace_file = '" + path +
                       "' but no packet is chosen: set sim.packet_trace_ids (e.g. \"12,40\") or "
                       "sim.packet_trace_every (e.g. 1000)");
-  auto tracer = std::make_unique<PacketTraceWriter>(path, std::move(ids), every);
+  auto tracer = std::make_unique<PacketTraceWriter>(path, std::move(ids), every,
+                                                    std::uint64_t(net.endpoints().nodes()));
   net.endpoints().set_tracer(tracer.get());
   for (auto& r : net.routers())
     for (auto& ss : r->subswitches()) ss->set_tracer(tracer.get());

@@ -69,6 +69,14 @@ INSTANTIATE_TEST_SUITE_P(
                                           "--set network.routing=minad --set network.link_latency_cycles=3 "
                                           "--set traffic.load=0.5 --set traffic.packet_flits=4",
                   3},
+        // Terminal channels of 6 cycles at full load inside the clusters:
+        // the interfaces' flit rings hold what 6 cycles send (on 2 threads
+        // a ring may not grow under the kernel).
+        BlockCase{"FoldedClosSixCycleTerminalChannels",
+                  std::string(kWindows) + "--set network.topology=fclos --set router.radix=8 "
+                                          "--set channel.latency_cycles=6 --set channel.width_bits=128 "
+                                          "--set traffic.pattern=neighbor --set traffic.load=1.0",
+                  10},
         // Open batch: nodes still run apart.
         BlockCase{"FoldedClosBatch",
                   "--set network.topology=fclos --set router.radix=8 --set traffic.mode=batch "

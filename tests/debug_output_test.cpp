@@ -123,8 +123,11 @@ TEST(PacketTrace, EveryNthPacketAndTheCanonicalCrossbar) {
                   "--set sim.measure_cycles=2000 --set sim.packet_trace_every=100 --trace-packets " + file);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::map<std::uint64_t, std::vector<std::string>> kinds;
+  std::set<std::uint64_t> sources;
   for (auto& e : read_events(file)) {
-    EXPECT_EQ(e.packet % 100, 0u);
+    // The k-th packet of node n (id k x 16 + n) when (k + n) mod 100 = 0.
+    EXPECT_EQ((e.packet / 16 + e.packet % 16) % 100, 0u) << e.packet;
+    sources.insert(e.packet % 16);
     kinds[e.packet].push_back(e.kind);
     if (e.kind == "eject") {
       EXPECT_EQ(e.num("hops"), 1);
@@ -135,6 +138,7 @@ TEST(PacketTrace, EveryNthPacketAndTheCanonicalCrossbar) {
     EXPECT_EQ(e.flit, "HT") << "one-flit packets";
   }
   EXPECT_GE(kinds.size(), 15u);  // about 16 x 2000 x 0.15 / 100 = 48 packets
+  EXPECT_EQ(sources.size(), 16u) << "every node's every 100th packet, not only nodes that divide 100";
   for (auto& [id, k] : kinds) {
     if (k.back() != "eject") continue;  // still in flight at the end
     EXPECT_EQ(k, (std::vector<std::string>{"create", "inject", "buffer", "route", "vc-grant", "traverse", "eject"}))
