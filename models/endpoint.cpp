@@ -243,7 +243,7 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
     groups.emplace_back(nis_.size());
     for (std::size_t n = 0; n < nis_.size(); ++n) groups[0][n] = int(n);
   }
-  if (groups.size() > 1 && (closed_loop_ || !workload_->per_node()))
+  if (groups.size() > 1 && !workload_->per_node())
     throw std::logic_error("endpoints: groups need a workload whose nodes run apart (per_node)");
   group_of_.assign(nis_.size(), nullptr);
   const bool defer = groups.size() > 1;

@@ -65,12 +65,6 @@ Kernel::~Kernel() {
 
 void Kernel::run_cluster(std::size_t k, Cycle now, Cycle cycles) {
   const std::size_t b = cluster_begin_[k], e = cluster_begin_[k + 1];
-  if (e - b == 1) {
-    Clocked* c = all_[b];
-    for (Cycle t = now; t < now + cycles; ++t)
-      if (c->active(t)) c->tick(t);
-    return;
-  }
   for (Cycle t = now; t < now + cycles; ++t)
     for (std::size_t i = b; i < e; ++i)
       if (all_[i]->active(t)) all_[i]->tick(t);

@@ -242,7 +242,7 @@ class alignas(64) Link {
   // latency is at least one cycle), and the kernel is spared the work.
   void announce(LinkEnd* writer, bool& dirty) {
     dirty = true;
-    if (writer && writer->outbox && !local_ && sender_ != receiver_) writer->outbox->push_back(this);
+    if (writer && writer->outbox && !local()) writer->outbox->push_back(this);
     else if (&dirty == &flits_dirty_) publish_flits();
     else publish_credits();
   }

@@ -137,10 +137,9 @@ void Network::start(int threads, int max_block) {
   // A cluster per router: the router, after the group of its terminals when
   // nodes can run apart; otherwise all terminals are one cluster.
   const int nodes = endpoints_->nodes();
-  const bool split = !in_step && endpoints_->nodes() > 0 && routers_.size() > 1 &&
-                     router_of_node_.size() == std::size_t(nodes) &&
+  const bool split = !in_step && nodes > 0 && routers_.size() > 1 && router_of_node_.size() == std::size_t(nodes) &&
                      std::none_of(router_of_node_.begin(), router_of_node_.end(), [](int r) { return r < 0; }) &&
-                     workload_->per_node() && !workload_->closed_loop();
+                     workload_->per_node();
   std::vector<std::vector<int>> groups;
   if (split) {
     groups.resize(routers_.size());
@@ -187,7 +186,7 @@ void Network::start(int threads, int max_block) {
     between.push_back(l);
     block = std::min({block, l->params().latency_cycles, l->params().credit_latency_cycles});
   }
-  if (between.empty()) block = 1;
+  if (between.empty()) block = 1;  // one router: a longer block was measured to gain nothing (docs/RESULTS.md)
   for (Link* l : between) l->reserve_for_blocks(block);
   kernel_ = std::make_unique<Kernel>("kernel", std::move(clusters), threads, block, clock_);
 }
