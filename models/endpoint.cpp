@@ -24,10 +24,14 @@ class NetworkInterface : public sc_core::sc_module {
         owner_(owner),
         inject_(std::string(name) + ".inject", p.inject_link),
         eject_(std::string(name) + ".eject", p.eject_link),
-        queue_(16),
+        queue_{Ring<PacketExtension>(16), Ring<PacketExtension>(p.message_classes > 1 ? 16 : 1)},
         credits_(p.vcs, p.router_buffer_depth_flits) {
     from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
     inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
+    if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
+      const int buffer = p.vcs * p.eject_buffer_flits;
+      eject_.reserve_credits(buffer, buffer);
+    }
     deliver_ext_ = new PacketExtension;
     deliver_.set_extension(deliver_ext_);
   }
@@ -45,11 +49,16 @@ class NetworkInterface : public sc_core::sc_module {
 
   Link* inject_link() { return &inject_; }
   Link* eject_link() { return &eject_; }
-  bool busy() const { return !queue_.empty(); }
+  bool busy() const { return !queue_[0].empty() || !queue_[1].empty(); }
   std::uint64_t queued_flits() const {
     std::uint64_t n = 0;
-    for (std::size_t i = 0; i < queue_.size(); ++i) n += queue_.at(i).size_flits;
+    for (const auto& q : queue_)
+      for (std::size_t i = 0; i < q.size(); ++i) n += q.at(i).size_flits;
     return n - sent_of_current_;
+  }
+  int queued_packets(int cls) const { return int(queue_[std::size_t(cls)].size()); }
+  void release(int vc, int flits, Cycle now) {
+    for (int i = 0; i < flits; ++i) eject_.send_credit(vc, now);
   }
   std::uint64_t ejected() const { return ejected_; }
   std::uint64_t window_ejected() const { return window_ejected_; }
@@ -64,7 +73,7 @@ class NetworkInterface : public sc_core::sc_module {
     return eject_.next_flit_at();
   }
   void inject_if_possible(Cycle now) {
-    if (!queue_.empty() && inject_.can_send(now)) inject(now);
+    if (busy() && inject_.can_send(now)) inject(now);
   }
 
  private:
@@ -75,18 +84,25 @@ class NetworkInterface : public sc_core::sc_module {
       trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
-    queue_.push(*ext);
+    if (params_.message_classes > 1 && ext->cls >= params_.message_classes) {
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    queue_[params_.message_classes > 1 ? ext->cls : 0].push(*ext);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
   void inject(Cycle now) {
-    PacketExtension& p = queue_.front();
+    if (sent_of_current_ == 0) cur_ = queue_[1].empty() ? 0 : 1;  // responses first, packet by packet
+    PacketExtension& p = queue_[cur_].front();
     if (sent_of_current_ == 0) {
-      // Virtual cut-through takes a VC only when the whole packet fits.
+      // Virtual cut-through takes a VC only when the whole packet fits; a
+      // message class takes VCs of its own range.
       const int need = params_.wormhole ? 1 : p.size_flits;
+      const int per = params_.vcs / params_.message_classes, first = cur_ * per;
       int chosen = -1;
-      for (int i = 0; i < params_.vcs; ++i) {
-        const int vc = (vc_pointer_ + i) % params_.vcs;
+      for (int i = 0; i < per; ++i) {
+        const int vc = first + (vc_pointer_ + i) % per;
         if (credits_[vc] >= need) {
           chosen = vc;
           break;
@@ -94,7 +110,7 @@ class NetworkInterface : public sc_core::sc_module {
       }
       if (chosen < 0) return;
       vc_ = chosen;
-      vc_pointer_ = (chosen + 1) % params_.vcs;
+      vc_pointer_ = (chosen - first + 1) % per;
       p.injected_cycle = now;
     }
     if (credits_[vc_] <= 0) return;
@@ -115,7 +131,8 @@ class NetworkInterface : public sc_core::sc_module {
     if (p.traced) trace_inject(now);  // reads the flit from the members, so nothing stays live for it
     inject_.send(f, now);
     if (f.tail) {
-      queue_.pop();
+      if (owner_->sink_) group_->events_.push_back({EndpointGroup::Event::Dequeued, std::int16_t(cur_), p});
+      queue_[cur_].pop();
       sent_of_current_ = 0;
     } else {
       ++sent_of_current_;
@@ -146,6 +163,7 @@ class NetworkInterface : public sc_core::sc_module {
     e.hops = f.hops;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     to_terminal->b_transport(deliver_, delay);
+    if (owner_->sink_) group_->events_.push_back({EndpointGroup::Event::Sink, f.vc, e});
     if (owner_->closed_loop_) {  // one group: the source's is this one
       const NetworkInterface& src = *owner_->nis_[std::size_t(f.src)];
       owner_->group_of_[std::size_t(f.src)]->resume(src.local_, now);
@@ -154,7 +172,7 @@ class NetworkInterface : public sc_core::sc_module {
 
   // Only flits with Flit::traced get here (cold, out of line).
   [[gnu::cold, gnu::noinline]] void trace_inject(Cycle now) {
-    const PacketExtension& p = queue_.front();
+    const PacketExtension& p = queue_[cur_].front();
     Flit f;
     f.packet_id = p.packet_id;
     f.created_cycle = p.created_cycle;
@@ -186,9 +204,9 @@ class NetworkInterface : public sc_core::sc_module {
   int local_ = 0;
   std::uint64_t next_seq_ = 0;
   Link inject_, eject_;
-  Ring<PacketExtension> queue_;  // unbounded source queue
-  std::vector<int> credits_;     // router input buffer space per VC
-  int vc_ = 0, vc_pointer_ = 0;
+  Ring<PacketExtension> queue_[2];  // unbounded source queues, per message class
+  std::vector<int> credits_;        // router input buffer space per VC
+  int vc_ = 0, vc_pointer_ = 0, cur_ = 0;
   std::uint64_t sent_of_current_ = 0;
   std::uint64_t ejected_ = 0, window_ejected_ = 0;
   tlm::tlm_generic_payload deliver_;
@@ -265,6 +283,20 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
 }
 
 Link* Endpoints::inject_link(int node) { return nis_.at(node)->inject_link(); }
+
+std::uint64_t Endpoints::inject_external(int node, const PacketSpec& spec, Cycle at) {
+  NetworkInterface& ni = *nis_.at(std::size_t(node));
+  const std::uint64_t id = ni.next_packet_id();
+  group_of_[std::size_t(node)]->schedule(at, ni.local(), spec, id);
+  return id;
+}
+
+void Endpoints::release_ejection(int node, int vc, int flits, Cycle at) {
+  NetworkInterface& ni = *nis_.at(std::size_t(node));
+  group_of_[std::size_t(node)]->schedule_release(at, ni.local(), vc, flits);
+}
+
+int Endpoints::queued_packets(int node, int cls) const { return nis_.at(std::size_t(node))->queued_packets(cls); }
 Link* Endpoints::eject_link(int node) { return nis_.at(node)->eject_link(); }
 
 std::uint64_t Endpoints::queued_flits() const {
@@ -293,21 +325,46 @@ EndpointGroup::EndpointGroup(Endpoints* owner, std::vector<int> nodes, bool defe
 }
 
 void EndpointGroup::on_created(const PacketExtension& p) {
-  if (defer_) events_.push_back({false, p});
+  if (defer_) events_.push_back({Event::Created, 0, p});
   else owner_->observer_->on_created(p);
 }
 
 void EndpointGroup::on_delivered(const PacketExtension& p) {
-  if (defer_) events_.push_back({true, p});
+  if (defer_) events_.push_back({Event::Delivered, 0, p});
   else owner_->observer_->on_delivered(p);
 }
 
 void EndpointGroup::end_block() {
   for (const Event& e : events_) {
-    if (e.delivered) owner_->observer_->on_delivered(e.packet);
-    else owner_->observer_->on_created(e.packet);
+    switch (e.kind) {
+      case Event::Created: owner_->observer_->on_created(e.packet); break;
+      case Event::Delivered: owner_->observer_->on_delivered(e.packet); break;
+      case Event::Sink: owner_->sink_->delivered(e.packet, e.arg); break;
+      case Event::Dequeued: owner_->sink_->dequeued(e.packet.src, e.arg); break;
+    }
   }
   events_.clear();
+}
+
+void EndpointGroup::schedule(Cycle at, int local, const PacketSpec& spec, std::uint64_t id) {
+  actions_.push_back({at, action_seq_++, local, -1, 0, spec, id});
+  std::push_heap(actions_.begin(), actions_.end(), std::greater<>());
+}
+
+void EndpointGroup::schedule_release(Cycle at, int local, int vc, int flits) {
+  actions_.push_back({at, action_seq_++, local, vc, flits, PacketSpec{}, 0});
+  std::push_heap(actions_.begin(), actions_.end(), std::greater<>());
+}
+
+// Outside work due by `now`, in the order of the outside calls.
+void EndpointGroup::run_actions(Cycle now) {
+  while (!actions_.empty() && actions_.front().at <= now) {
+    std::pop_heap(actions_.begin(), actions_.end(), std::greater<>());
+    const Action a = actions_.back();
+    actions_.pop_back();
+    if (a.vc >= 0) owner_->nis_[nodes_[a.local]]->release(a.vc, a.flits, now);
+    else create(a.local, now, a.spec, a.id);
+  }
 }
 
 void EndpointGroup::activate(int local) {
@@ -318,11 +375,20 @@ void EndpointGroup::activate(int local) {
 
 void EndpointGroup::create_packet(int local, Cycle now) {
   const int node = nodes_[local];
-  NetworkInterface& ni = *owner_->nis_[node];
   const PacketSpec spec = owner_->workload_->make_packet(node, now);
+  create(local, now, spec, owner_->nis_[node]->next_packet_id());
+  const Cycle next = owner_->workload_->next_creation(node, now + 1);
+  if (next != kNever) {
+    creations_.push_back({next, local});
+    std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
+  }
+}
+
+void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::uint64_t id) {
+  const int node = nodes_[local];
   PacketExtension& e = *ext_;
   e = PacketExtension{};
-  e.packet_id = ni.next_packet_id();
+  e.packet_id = id;
   e.src = node;
   e.dst = spec.dst;
   e.size_flits = std::uint16_t(spec.size_flits);
@@ -335,11 +401,6 @@ void EndpointGroup::create_packet(int local, Cycle now) {
   on_created(e);
   owner_->terminals_[node]->send(trans_);
   activate(local);
-  const Cycle next = owner_->workload_->next_creation(node, now + 1);
-  if (next != kNever) {
-    creations_.push_back({next, local});
-    std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
-  }
 }
 
 // Marks the packet in ext_ for tracing if the tracer wants it.
@@ -375,6 +436,7 @@ void EndpointGroup::tick(Cycle now) {
   auto& nis = owner_->nis_;
   pending_credits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_flits(now); });
+  if (!actions_.empty()) run_actions(now);
   // Creations in (cycle, node) order, whatever the heap's layout.
   while (!creations_.empty() && creations_.front().at <= now) {
     std::pop_heap(creations_.begin(), creations_.end(), std::greater<>());

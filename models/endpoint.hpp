@@ -17,6 +17,7 @@
 // Packet ids: the k-th packet created by node n has id k x nodes + n, so a
 // node numbers its packets without asking the others.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -95,11 +96,30 @@ struct EndpointParams {
   int vcs = 4;
   int router_buffer_depth_flits = 16;  // depth per VC of the router input buffer
   bool wormhole = false;
+  // Message classes (requests 0, responses 1 of an embedding in
+  // request/response mode): class c injects on VCs [c*vcs/n, (c+1)*vcs/n)
+  // and has a source queue of its own; 1: every packet on every VC.
+  int message_classes = 1;
+  // Flits per VC the NI buffers for its outside target before it returns
+  // credits (sim/embed.hpp); 0: ejection always accepts (standalone runs).
+  int eject_buffer_flits = 0;
   LinkParams inject_link;  // NI -> router
   LinkParams eject_link;   // router -> NI
 };
 
 class NetworkInterface;
+
+// What an embedding (sim/embed.hpp) hears from the endpoints. Calls come
+// after each kernel block, on the SystemC thread, in node order.
+class ExternalSink {
+ public:
+  virtual ~ExternalSink() = default;
+  // The tail of a packet reached its destination's NI, on VC `vc` of the
+  // ejection channel; its flits' credits wait for release_ejection.
+  virtual void delivered(const PacketExtension& p, int vc) = 0;
+  // A packet of class `cls` left node's source queue (its tail was injected).
+  virtual void dequeued(int node, int cls) = 0;
+};
 
 class Terminal : public sc_core::sc_module {
  public:
@@ -133,10 +153,13 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   // Kernel interface.
   bool active(Cycle now) const override {
     return !active_.empty() || pending_flits_.count() > 0 || pending_credits_.count() > 0 ||
-           (!creations_.empty() && creations_.front().at <= now);
+           (!creations_.empty() && creations_.front().at <= now) || (!actions_.empty() && actions_.front().at <= now);
   }
   void tick(Cycle now) override;
-  Cycle next_wake() const override { return creations_.empty() ? kNever : creations_.front().at; }
+  Cycle next_wake() const override {
+    return std::min(creations_.empty() ? kNever : creations_.front().at,
+                    actions_.empty() ? kNever : actions_.front().at);
+  }
   int weight() const override { return int(nodes_.size()) / 2 + 1; }
   void flits_pending(int local) override { pending_flits_.mark(local); }
   void credits_pending(int local) override { pending_credits_.mark(local); }
@@ -148,11 +171,16 @@ class EndpointGroup final : public Clocked, public PacketObserver {
 
   // A closed-loop node that may create again (one group only).
   void resume(int local, Cycle now);
+  // From outside the kernel (Endpoints::inject_external, release_ejection).
+  void schedule(Cycle at, int local, const PacketSpec& spec, std::uint64_t id);
+  void schedule_release(Cycle at, int local, int vc, int flits);
 
   std::uint64_t created_flits = 0, ejected_flits = 0, window_created_flits = 0, window_ejected_packets = 0;
 
  private:
   void create_packet(int local, Cycle now);
+  void create(int local, Cycle now, const PacketSpec& spec, std::uint64_t id);
+  void run_actions(Cycle now);
   void activate(int local);
   [[gnu::cold, gnu::noinline]] void trace_create(int node, Cycle now);
 
@@ -162,8 +190,22 @@ class EndpointGroup final : public Clocked, public PacketObserver {
     bool operator>(const Creation& o) const { return at != o.at ? at > o.at : local > o.local; }
   };
   struct Event {
-    bool delivered;
+    // Created, Delivered: for the observer (deferred with several groups);
+    // Sink, Dequeued: for the ExternalSink (always deferred: TLM calls).
+    enum Kind : std::uint8_t { Created, Delivered, Sink, Dequeued } kind;
+    std::int16_t arg;  // Sink: the ejection VC; Dequeued: the class
     PacketExtension packet;
+  };
+  // Outside work for a cycle: a packet to create, or ejection credits to return.
+  struct Action {
+    Cycle at;
+    std::uint64_t seq;  // order of the outside calls
+    int local;
+    int vc = -1;  // >= 0: release `flits` credits of this ejection VC
+    int flits = 0;
+    PacketSpec spec;
+    std::uint64_t id = 0;
+    bool operator>(const Action& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
 
   Endpoints* owner_;
@@ -175,7 +217,10 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   tlm::tlm_generic_payload trans_;  // reused for every packet: no allocation
   PacketExtension* ext_;            // owned by trans_
   bool defer_;
-  std::vector<Event> events_;  // observer calls waiting for end_block (defer_)
+  std::vector<Event> events_;  // observer calls waiting for end_block (defer_), and external events
+  std::vector<Action> actions_;  // min-heap on (cycle, call order)
+  std::uint64_t action_seq_ = 0;
+  friend class NetworkInterface;
 };
 
 class Endpoints : public sc_core::sc_module {
@@ -198,6 +243,18 @@ class Endpoints : public sc_core::sc_module {
   void set_measure_window(Cycle begin, Cycle end) { measure_begin_ = begin; measure_end_ = end; }
   // Debug tracing of the packets `tracer` wants (nullptr: off).
   void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
+
+  // Packets from outside (sim/embed.hpp), before the simulation starts:
+  // deliveries then wait for release_ejection, and the sink hears of them.
+  void set_external(ExternalSink* sink) { sink_ = sink; }
+  // Between kernel blocks, on the SystemC thread: node creates a packet at
+  // cycle `at` (not before the next cycle the kernel runs). Returns its id.
+  std::uint64_t inject_external(int node, const PacketSpec& spec, Cycle at);
+  // The outside took a delivered packet: its `flits` credits of ejection VC
+  // `vc` go back to the router at cycle `at`.
+  void release_ejection(int node, int vc, int flits, Cycle at);
+  // Packets waiting in node's source queue of class `cls` (created, tail not injected).
+  int queued_packets(int node, int cls) const;
 
   std::uint64_t created_flits() const { return sum(&EndpointGroup::created_flits); }
   std::uint64_t ejected_flits() const { return sum(&EndpointGroup::ejected_flits); }
@@ -225,6 +282,7 @@ class Endpoints : public sc_core::sc_module {
   Cycle measure_begin_ = kNever, measure_end_ = kNever;
   bool closed_loop_ = false;
   PacketTracer* tracer_ = nullptr;
+  ExternalSink* sink_ = nullptr;
   friend class NetworkInterface;
   friend class EndpointGroup;
 };

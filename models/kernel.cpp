@@ -108,7 +108,20 @@ void Kernel::worker(std::size_t index) {
   }
 }
 
+void Kernel::wake_at(Cycle c) {
+  const sc_core::sc_time at = clock_.delay(c) + (half_phase_ ? clock_.period / 2 : sc_core::SC_ZERO_TIME);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
 void Kernel::cycle() {
+  if (!started_) {
+    started_ = true;
+    if (half_phase_) {
+      next_trigger(clock_.period / 2);
+      return;
+    }
+  }
   const Cycle now = clock_.now();
   if (last_cycle_ != kNever && now <= last_cycle_) {  // cannot happen with one method; kept as a guard
     next_trigger(clock_.delay(last_cycle_ + 1 - now));
@@ -155,8 +168,8 @@ void Kernel::cycle() {
     }
   Cycle wake = kNever;
   for (Clocked* c : all_) wake = std::min(wake, c->next_wake());
-  if (wake == kNever) next_trigger(never_);
-  else next_trigger(clock_.delay(wake - now));
+  if (wake == kNever) next_trigger(wake_);
+  else next_trigger(clock_.delay(wake - now), wake_);
 }
 
 }  // namespace nwn

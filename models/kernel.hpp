@@ -71,6 +71,15 @@ class Kernel : public sc_core::sc_module {
   // The simulation stops at cycle `end` (the next sc_start ends there):
   // blocks stop short of it. Without a horizon ahead, blocks are one cycle.
   void set_horizon(Cycle end) { horizon_ = end; }
+  // Evaluate cycle c at SystemC time (c + 1/2) periods instead of c (before
+  // the simulation starts): an embedding's outside calls at time t then
+  // never race the kernel for cycle ceil(t) (sim/embed.hpp).
+  void set_half_period_phase() { half_phase_ = true; }
+  // Something outside the components (an embedding's injection) needs cycle
+  // `c` evaluated: wakes a sleeping kernel then. Call between evaluations.
+  void wake_at(Cycle c);
+  // The first cycle not yet evaluated.
+  Cycle next_cycle() const { return last_cycle_ == kNever ? 0 : last_cycle_ + 1; }
 
  private:
   // What one thread needs of its own: its outbox, and an error it caught.
@@ -94,7 +103,8 @@ class Kernel : public sc_core::sc_module {
   Cycle last_cycle_ = kNever;
   int block_ = 1;
   Cycle horizon_ = 0;
-  sc_core::sc_event never_;
+  bool half_phase_ = false, started_ = false;
+  sc_core::sc_event wake_;  // only wake_at notifies it
 
   // Worker threads wait for a cycle number, run their share, and report done.
   std::vector<std::thread> workers_;

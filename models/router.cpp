@@ -18,7 +18,13 @@ OrganizationParams with_seed(OrganizationParams p, int router) {
 
 Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, GlobalRouting* global,
                const Clock& clock)
-    : sc_module(name), id_(id), org_(make_organization(with_seed(p.org, id))), global_(global), clock_(clock) {
+    : sc_module(name),
+      id_(id),
+      org_(make_organization(with_seed(p.org, id))),
+      global_(global),
+      clock_(clock),
+      vcs_(p.vcs),
+      message_classes_(std::max(1, p.message_classes)) {
   const SwitchDescription& d = org_.description;
   const auto external = router_input_mask(d);
   for (std::size_t s = 0; s < d.subswitches.size(); ++s) {
@@ -95,10 +101,23 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
   const int router_in = router_input_of_[port_base_[subswitch] + in_port];
   if (router_in >= 0) {
     global_->route(*this, router_in, head);
+    if (message_classes_ > 1) narrow_to_class(head);
     if (!heatmap_.empty()) ++heatmap_[std::size_t(router_in) * radix() + head.router_out];
   }
   if (head.traced) return route_traced(subswitch, in_port, head);
   return org_.routing->route(subswitch, in_port, head);
+}
+
+void Router::narrow_to_class(Flit& head) const {
+  const int per = vcs_ / message_classes_, base = head.cls * per;
+  const int lo = base + head.router_vc_lo * per / vcs_, hi = base + (head.router_vc_hi + 1) * per / vcs_ - 1;
+  if (head.cls >= message_classes_ || hi < lo)
+    throw std::logic_error(name() + std::string(": VCs ") + std::to_string(head.router_vc_lo) + ".." +
+                           std::to_string(head.router_vc_hi) + " of the routing leave none for message class " +
+                           std::to_string(head.cls) + " of " + std::to_string(message_classes_) +
+                           " (router.vcs is too small for request/response)");
+  head.router_vc_lo = std::uint8_t(lo);
+  head.router_vc_hi = std::uint8_t(hi);
 }
 
 RouteDecision Router::route_traced(int subswitch, int in_port, Flit& head) {

@@ -34,6 +34,10 @@ struct RouterParams {
   int rtl_router = -1;
   RtlOptions rtl;
   int internal_serialization_cycles = 1;  // flit cycles on internal channels
+  // Message classes (an embedding's requests and responses, flit.cls): the
+  // global routing picks VCs in [0, vcs) and class c gets them scaled into
+  // [c*vcs/n, (c+1)*vcs/n), so the classes share no buffer (EndpointParams).
+  int message_classes = 1;
 };
 
 // Activity counters of one router, in the order of its description's
@@ -81,6 +85,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
  private:
   // route() for a packet chosen for debug tracing: also records the decision.
   [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
+  void narrow_to_class(Flit& head) const;
   struct PortRef {
     std::uint32_t ss, port;
   };
@@ -99,6 +104,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   PendingInputs pending_credits_;  // flattened subswitch outputs
   bool busy_ = false;  // a buffer held flits after the last tick
   int weight_ = 1;
+  int vcs_ = 1, message_classes_ = 1;
   std::vector<std::uint64_t> heatmap_;
 };
 

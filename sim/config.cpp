@@ -75,8 +75,9 @@ std::vector<KeySpec> base_schema() {
        "hyperx: routers per dimension, comma-separated (L = count)"},
       {"network.hyperx_k", V::Int, "1", 1, 64, nullptr, "links", "hyperx: parallel links between two routers of a dimension"},
       {"network.hyperx_t", V::Int, "8", 1, 4096, nullptr, "terminals", "hyperx: terminals per router"},
-      {"traffic.source", V::String, "synthetic", 0, 0, fixed({"synthetic", "trace"}), "",
-       "synthetic: the pattern, load and sizes below; trace: the packets of traffic.trace_file (docs/WORKLOADS.md)"},
+      {"traffic.source", V::String, "synthetic", 0, 0, fixed({"synthetic", "trace", "external"}), "",
+       "synthetic: the pattern, load and sizes below; trace: the packets of traffic.trace_file (docs/WORKLOADS.md); "
+       "external: transactions from TLM-2.0 initiators of an embedding (nwn::TlmNetwork, docs/EMBEDDING.md)"},
       {"traffic.trace_file", V::String, "", 0, 0, nullptr, "",
        "source = trace: text file, one packet per line: cycle source destination size_flits"},
       {"traffic.trace_time_scale", V::Float, "1", 1e-6, 1e6, nullptr, "",
@@ -136,6 +137,19 @@ std::vector<KeySpec> base_schema() {
       {"channel.width_bits", V::Int, "64", 1, 65536, nullptr, "bits", "datapath width (the paper: 64 bits at 5 GHz)"},
       {"flit.bits", V::Int, "128", 1, 65536, nullptr, "bits",
        "flit size; a flit occupies a channel for ceil(flit.bits / channel.width_bits) cycles"},
+      {"embed.protocol", V::String, "request_response", 0, 0, fixed({"request_response", "posted"}), "",
+       "embedding: request_response: every transaction goes to its target node and the target's response comes "
+       "back (requests and responses on separate halves of the VCs); posted: one packet, the initiator's "
+       "transaction ends when the network accepts it (no reads)"},
+      {"embed.source_queue_packets", V::Int, "4", 1, 1e6, nullptr, "packets",
+       "embedding: transactions a node's network interface holds before it stops accepting (END_REQ withheld, "
+       "b_transport waits)"},
+      {"embed.eject_buffer_flits", V::Int, "0", 0, 1e6, nullptr, "flits per VC",
+       "embedding: flits a network interface holds for its target per VC; credits return when the target "
+       "accepts (END_REQ); 0: router.vc_depth_flits"},
+      {"embed.header_flits", V::Int, "1", 0, 64, nullptr, "flits",
+       "embedding: flits of a packet before its data (ceil(bytes * 8 / flit.bits) data flits follow); at least one "
+       "flit a packet"},
   };
 }
 

@@ -180,17 +180,28 @@ void run_open(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
 void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
   Endpoints& e = net.endpoints();
   PacketStats& s = net.stats();
-  const int nodes = e.nodes();
   e.set_measure_window(0, kNever);
-  s.track_sources(nodes);
+  s.track_sources(e.nodes());
   const std::uint64_t total = net.finite_workload()->total_packets();
   const RouterActivity before = net.activity();
   runner.run_until(Cycle(cfg.get_int("sim.max_cycles")), [&] { return s.latency.count() == total; });
   r.window_activity = net.activity() - before;
-
   const bool trace = cfg.get_string("traffic.source") == "trace";
-  r.workload = trace ? "trace" : "batch";
-  r.drained = s.latency.count() == total;
+  summarize_completion(cfg, net, runner.now(), s.latency.count() == total, trace ? "trace" : "batch", r);
+}
+
+}  // namespace
+
+void summarize_completion(const Config& cfg, const Network& net, Cycle now, bool drained, const std::string& workload,
+                          RunResult& r) {
+  const Endpoints& e = net.endpoints();
+  const PacketStats& s = net.stats();
+  const int nodes = e.nodes();
+  // A trace (and an embedding's outside traffic) offers what it offers; a
+  // batch offers traffic.load until each node's last creation.
+  const bool as_trace = workload != "batch";
+  r.workload = workload;
+  r.drained = drained;
   r.saturated = !r.drained;
   const auto& last = s.last_delivery_by_source();
   const auto& count = s.delivered_by_source();
@@ -206,7 +217,7 @@ void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResul
   r.completion_node_min = senders ? lo : 0;
   r.completion_node_max = hi;
   r.completion_node_avg = senders ? double(sum) / double(senders) : 0.0;
-  const Cycle window = r.drained ? hi + 1 : runner.now();
+  const Cycle window = r.drained ? hi + 1 : now;
   const double capacity = double(nodes) * double(window) / net.serialization_cycles();
   double offered = 0;
   std::uint64_t creators = 0;
@@ -217,10 +228,10 @@ void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResul
                double(s.last_created_by_source()[n] + 1);
   }
   r.offered_load_measured = creators ? offered / double(creators) : 0.0;
-  if (trace)
+  if (as_trace)
     r.offered_load_measured = double(e.window_created_flits()) * net.serialization_cycles() /
                               (double(nodes) * double(s.last_created() + 1));
-  r.offered_load = trace ? r.offered_load_measured : cfg.get_float("traffic.load");
+  r.offered_load = as_trace ? r.offered_load_measured : cfg.get_float("traffic.load");
   std::uint64_t ejected = 0, min_node = ~std::uint64_t{0};
   for (int n = 0; n < nodes; ++n) {
     ejected += e.window_ejected_flits_of(n);
@@ -233,15 +244,42 @@ void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResul
   // A trace the network cannot keep up with ends long after its last packet
   // was created. (A batch's end is set by its slowest node, so there only
   // not completing counts.)
-  if (trace && r.accepted_load < 0.97 * r.offered_load_measured) r.saturated = true;
+  if (as_trace && r.accepted_load < 0.97 * r.offered_load_measured) r.saturated = true;
 }
 
-}  // namespace
+void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResult& r) {
+  const Endpoints& e = net.endpoints();
+  const PacketStats& s = net.stats();
+  r.window_packets_ejected = e.window_ejected_packets();
+  r.packets_measured = s.latency.count();
+  r.latency_avg = s.latency.mean();
+  r.latency_p50 = s.latency.percentile(0.5);
+  r.latency_p99 = s.latency.percentile(0.99);
+  r.latency_max = s.latency.max();
+  r.network_latency_avg = s.network_latency.mean();
+  r.hops_avg = s.hops.mean();
+  r.cycles = now;
+  r.flits_created = e.created_flits();
+  r.flits_ejected = e.ejected_flits();
+  r.flits_queued = e.queued_flits();
+  r.flits_in_network = net.flits_in_network();
+  r.flit_hops = net.flit_hops();
+  r.power = network_power(cfg, net, r);
+  if (cfg.get_bool("sim.heatmap")) r.heatmap = bisection_crossing(net);
+  if (r.flits_created != r.flits_ejected + r.flits_queued + r.flits_in_network) {
+    std::ostringstream os;
+    os << "flit conservation violated: created " << r.flits_created << " != ejected " << r.flits_ejected
+       << " + queued at sources " << r.flits_queued << " + in network " << r.flits_in_network;
+    throw ConservationError(os.str());
+  }
+}
 
 RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   Network* net = &network;
   const Clock clock = net->clock();
-  Endpoints& e = net->endpoints();
+  if (cfg.get_string("traffic.source") == "external")
+    throw ConfigError("config error: traffic.source = external takes its packets from TLM-2.0 initiators of an "
+                      "embedding (nwn::TlmNetwork, docs/EMBEDDING.md); nwnsim runs synthetic or trace traffic");
   // Debug outputs, only when asked for: they hook in before the simulation starts.
   const auto tracer = attach_packet_tracer(cfg, *net);
   const auto vcd = make_occupancy_vcd(cfg, *net);
@@ -261,29 +299,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   else run_open(cfg, *net, runner, r);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  const PacketStats& s = net->stats();
-  r.window_packets_ejected = e.window_ejected_packets();
-  r.packets_measured = s.latency.count();
-  r.latency_avg = s.latency.mean();
-  r.latency_p50 = s.latency.percentile(0.5);
-  r.latency_p99 = s.latency.percentile(0.99);
-  r.latency_max = s.latency.max();
-  r.network_latency_avg = s.network_latency.mean();
-  r.hops_avg = s.hops.mean();
-  r.cycles = runner.now();
-  r.flits_created = e.created_flits();
-  r.flits_ejected = e.ejected_flits();
-  r.flits_queued = e.queued_flits();
-  r.flits_in_network = net->flits_in_network();
-  r.flit_hops = net->flit_hops();
-  r.power = network_power(cfg, *net, r);
-  if (cfg.get_bool("sim.heatmap")) r.heatmap = bisection_crossing(*net);
-  if (r.flits_created != r.flits_ejected + r.flits_queued + r.flits_in_network) {
-    std::ostringstream os;
-    os << "flit conservation violated: created " << r.flits_created << " != ejected " << r.flits_ejected
-       << " + queued at sources " << r.flits_queued << " + in network " << r.flits_in_network;
-    throw ConservationError(os.str());
-  }
+  summarize_network(cfg, *net, runner.now(), r);
   if (perf) {
     perf->wall_seconds = wall;
     perf->cycles_per_second = wall > 0 ? double(r.cycles) / wall : 0;

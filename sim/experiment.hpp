@@ -107,6 +107,13 @@ nlohmann::ordered_json bisection_crossing(const Network& net);
 // `inspect` sees the network after the run (heatmaps, debugging).
 RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr,
                          const std::function<void(const Network&)>& inspect = {});
+// The results of a batch, trace or embedding run at cycle `now` (`drained`:
+// every packet delivered), and the figures every run reports, with the
+// conservation check (throws ConservationError). Shared by run_network and
+// the embedding (sim/embed.hpp).
+void summarize_completion(const Config& cfg, const Network& net, Cycle now, bool drained, const std::string& workload,
+                          RunResult& r);
+void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResult& r);
 // The same on a network built by the caller (tests build special ones).
 RunResult run_network(const Config& cfg, Network& net, PerfResult* perf = nullptr);
 

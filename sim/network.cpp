@@ -26,6 +26,25 @@ class SingleRouterRouting final : public GlobalRouting {
   int vcs_;
 };
 
+// Packets come from outside (an embedding's TLM sockets, sim/embed.hpp):
+// the endpoints never create one by themselves.
+class ExternalWorkload final : public Workload {
+ public:
+  Cycle next_creation(int, Cycle) override { return kNever; }
+  PacketSpec make_packet(int, Cycle) override { throw std::logic_error("external workload: no packet of its own"); }
+  bool per_node() const override { return true; }
+};
+
+bool external_source(const Config& cfg) { return cfg.get_string("traffic.source") == "external"; }
+int message_classes(const Config& cfg) {
+  return external_source(cfg) && cfg.get_string("embed.protocol") == "request_response" ? 2 : 1;
+}
+int eject_buffer_flits(const Config& cfg) {
+  if (!external_source(cfg)) return 0;
+  const std::int64_t e = cfg.get_int("embed.eject_buffer_flits");
+  return int(e > 0 ? e : cfg.get_int("router.vc_depth_flits"));
+}
+
 // What a trace's packets must respect in this network.
 TraceLimits trace_limits(const Config& cfg, int nodes) {
   const bool vct = cfg.get_string("router.flow_control") == "vct";
@@ -85,7 +104,7 @@ void Network::attach_terminal(int node, Router& r, int port, int ejection_credit
   if (router_of_node_.size() <= std::size_t(node)) router_of_node_.resize(std::size_t(node) + 1, -1);
   router_of_node_[std::size_t(node)] = r.id();
   r.attach_input(port, endpoints_->inject_link(node));
-  r.attach_output(port, endpoints_->eject_link(node), ejection_credits);
+  r.attach_output(port, endpoints_->eject_link(node), ejection_credits > 0 ? ejection_credits : eject_credits_);
   mark_used(r.id(), port, 3);
 }
 
@@ -250,6 +269,11 @@ RouterParams Network::router_params(const Config& cfg, int radix) const {
     throw ConfigError("config error: router.rtl_trace_file = '" + rp.rtl.trace_path +
                       "' traces the RTL allocator: it needs router.allocator_impl = rtl (--allocator rtl)");
   rp.internal_serialization_cycles = serialization_;
+  rp.message_classes = message_classes(cfg);
+  if (rp.message_classes > 1 && rp.vcs % rp.message_classes != 0)
+    throw ConfigError("config error: router.vcs = " + std::to_string(rp.vcs) +
+                      " with embed.protocol = request_response: requests and responses take half the VCs each "
+                      "(allowed: an even router.vcs, at least twice what the routing needs)");
   return rp;
 }
 
@@ -263,6 +287,8 @@ EndpointParams Network::endpoint_params(const Config& cfg) const {
   ep.inject_link.serialization_cycles = serialization_;
   ep.inject_link.width_bits = int(cfg.get_int("channel.width_bits"));
   ep.eject_link = ep.inject_link;
+  ep.message_classes = message_classes(cfg);
+  ep.eject_buffer_flits = eject_buffer_flits(cfg);
   return ep;
 }
 
@@ -284,7 +310,10 @@ void Network::make_endpoints(const Config& cfg, int nodes, const RouterLayout* l
   sp.bimodal_large_flits = int(cfg.get_int("traffic.bimodal_large_flits"));
   const bool vct = cfg.get_string("router.flow_control") == "vct";
   const bool batch = cfg.get_string("traffic.mode") == "batch";
-  if (cfg.get_string("traffic.source") == "trace") {
+  eject_credits_ = eject_buffer_flits(cfg);
+  if (external_source(cfg)) {
+    workload_ = std::make_unique<ExternalWorkload>();
+  } else if (cfg.get_string("traffic.source") == "trace") {
     const std::string& file = cfg.get_string("traffic.trace_file");
     if (file.empty())
       throw ConfigError("config error: traffic.source = trace needs traffic.trace_file (a trace file; format in "

@@ -26,8 +26,10 @@ class Network {
   virtual ~Network();
 
   Endpoints& endpoints() { return *endpoints_; }
+  const Endpoints& endpoints() const { return *endpoints_; }
   const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
   PacketStats& stats() { return stats_; }
+  const PacketStats& stats() const { return stats_; }
   // The batch or trace workload (the run ends when all its packets are
   // delivered), or nullptr for open-loop traffic.
   const FiniteWorkload* finite_workload() const { return finite_; }
@@ -57,6 +59,7 @@ class Network {
   // whose nodes depend on each other).
   void start(int threads, int max_block = 1);
   int threads() const { return kernel_ ? kernel_->threads() : 0; }
+  Kernel* kernel() { return kernel_.get(); }
   int block_cycles() const { return kernel_ ? kernel_->block() : 0; }
   // Simulates `cycles` more cycles (sc_start), in blocks that end there.
   void advance(Cycle cycles);
@@ -84,6 +87,7 @@ class Network {
   std::vector<std::unique_ptr<GlobalRouting>> routing_;
   std::vector<std::vector<std::uint8_t>> port_used_;  // per router: input attached, output attached (2 bits)
   std::vector<int> router_of_node_;  // the router each terminal is attached to
+  int eject_credits_ = 0;            // flits per VC a terminal buffers (0: always accepts)
   std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
 

@@ -1,0 +1,449 @@
+#include "embed.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace nwn {
+
+namespace {
+const char* const kMsgType = "nwnsim/embed";
+
+Config external(Config cfg) {
+  cfg.set("traffic.source", "external", "nwn::TlmNetwork");
+  return cfg;
+}
+
+Clock clock_of(const sc_core::sc_time& period) {
+  Clock c;
+  c.period = period;
+  return c;
+}
+}  // namespace
+
+// --- AddressMap ---
+
+void AddressMap::add(std::uint64_t base, std::uint64_t size, int node) {
+  if (size == 0 || base + size < base)
+    throw std::invalid_argument(fmt::format("address map: range at {:#x} of size {:#x} is empty or wraps", base, size));
+  const Range r{base, base + size, node};
+  auto at = std::lower_bound(ranges_.begin(), ranges_.end(), r, [](const Range& a, const Range& b) {
+    return a.base < b.base;
+  });
+  if ((at != ranges_.end() && at->base < r.end) || (at != ranges_.begin() && std::prev(at)->end > r.base))
+    throw std::invalid_argument(fmt::format("address map: [{:#x}, {:#x}) for node {} overlaps another range", r.base,
+                                            r.end, node));
+  ranges_.insert(at, r);
+}
+
+int AddressMap::node_of(std::uint64_t address, std::uint64_t length) const {
+  auto at = std::upper_bound(ranges_.begin(), ranges_.end(), address,
+                             [](std::uint64_t a, const Range& r) { return a < r.base; });
+  if (at == ranges_.begin()) return -1;
+  const Range& r = *std::prev(at);
+  const std::uint64_t last = address + std::max<std::uint64_t>(length, 1) - 1;
+  return address >= r.base && last >= address && last < r.end ? r.node : -1;
+}
+
+// --- TlmNetwork ---
+
+struct TlmNetwork::Txn {
+  tlm::tlm_generic_payload* gp = nullptr;  // the initiator's, or `copy` (posted)
+  Style style = Style::AT;
+  int src = -1, dst = -1;
+  int request_flits = 1, response_flits = 1;
+  int vc = -1, flits = 0;  // the delivered packet: ejection VC and flits, until the user takes it
+  bool acquired = false;   // gp->acquire() was called (a payload with a memory manager)
+  bool ack_only = false;   // posted, accepted late: only BEGIN_RESP to the initiator remains
+  sc_core::sc_event done;  // LT: the response arrived
+  bool responded = false;
+  std::unique_ptr<tlm::tlm_generic_payload> copy;
+  std::vector<unsigned char> data, byte_enables;
+};
+
+struct TlmNetwork::Node {
+  std::unique_ptr<TargetSocket> target;
+  std::unique_ptr<InitiatorSocket> initiator;
+  int accepted = 0;               // requests accepted whose tail is not yet injected
+  Txn* waiting = nullptr;         // AT: BEGIN_REQ held while the queue is full
+  Cycle waiting_at = 0;
+  sc_core::sc_event space;        // LT: the queue has room again
+  std::deque<Txn*> requests, responses;  // delivered here, waiting for the user
+  Txn* request_busy = nullptr;    // BEGIN_REQ sent to the target, END_REQ awaited
+  Txn* response_busy = nullptr;   // BEGIN_RESP sent to the initiator, END_RESP awaited
+  std::unordered_map<tlm::tlm_generic_payload*, Txn*> at_target;  // accepted by the target, response awaited
+};
+
+TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg)
+    : TlmNetwork(name, cfg, clock_from(cfg).period) {}
+
+TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc_core::sc_time& period)
+    : sc_module(name), cfg_(external(cfg)), clock_(clock_of(period)) {
+  if (period == sc_core::SC_ZERO_TIME) throw ConfigError("nwn::TlmNetwork: the clock period must be above zero");
+  net_ = make_network(cfg_, clock_);
+  posted_ = cfg_.get_string("embed.protocol") == "posted";
+  queue_limit_ = int(cfg_.get_int("embed.source_queue_packets"));
+  header_flits_ = int(cfg_.get_int("embed.header_flits"));
+  flit_bits_ = int(cfg_.get_int("flit.bits"));
+  // The largest packet: under virtual cut-through every buffer it enters
+  // (router VCs, subswitch VCs, the ejection buffer) holds it whole.
+  if (cfg_.get_string("router.flow_control") == "vct") {
+    const std::int64_t eject = cfg_.get_int("embed.eject_buffer_flits");
+    max_flits_ = int(eject > 0 ? eject : cfg_.get_int("router.vc_depth_flits"));
+    max_flits_rule_ = fmt::format("embed.eject_buffer_flits (0: router.vc_depth_flits) = {}", max_flits_);
+    for (const auto& ss : net_->routers().front()->description().subswitches)
+      if (ss.vc_depth_flits < max_flits_) {
+        max_flits_ = ss.vc_depth_flits;
+        max_flits_rule_ = fmt::format("the router's smallest VC buffer holds {} flits", max_flits_);
+      }
+    max_flits_rule_ += ": virtual cut-through needs a buffer to hold a whole packet";
+  } else {
+    max_flits_rule_ = "a packet has at most 65535 flits";
+  }
+  Endpoints& e = net_->endpoints();
+  e.set_external(this);
+  e.set_measure_window(0, kNever);
+  net_->stats().track_sources(e.nodes());
+  for (int n = 0; n < e.nodes(); ++n) {
+    auto node = std::make_unique<Node>();
+    node->target = std::make_unique<TargetSocket>(fmt::format("target_{}", n).c_str());
+    node->initiator = std::make_unique<InitiatorSocket>(fmt::format("initiator_{}", n).c_str());
+    node->target->register_b_transport(this, &TlmNetwork::b_transport, n);
+    node->target->register_nb_transport_fw(this, &TlmNetwork::nb_transport_fw, n);
+    node->initiator->register_nb_transport_bw(this, &TlmNetwork::nb_transport_bw, n);
+    nodes_.push_back(std::move(node));
+  }
+  tracer_ = attach_packet_tracer(cfg_, *net_);
+  vcd_ = make_occupancy_vcd(cfg_, *net_);
+  const bool one_thread = cfg_.get_string("router.allocator_impl") == "rtl" || tracer_;
+  // Outside calls may name any next cycle: no cycle blocks.
+  net_->start(one_thread ? 1 : int(cfg_.get_int("sim.threads")), 1);
+  net_->kernel()->set_half_period_phase();
+}
+
+TlmNetwork::~TlmNetwork() {
+  // Sockets newest first (SystemC's registries search from the newest).
+  for (std::size_t n = nodes_.size(); n-- > 0;) {
+    nodes_[n]->initiator.reset();
+    nodes_[n]->target.reset();
+  }
+  for (auto& [p, t] : live_)
+    if (t->acquired) t->gp->release();
+}
+
+int TlmNetwork::nodes() const { return int(nodes_.size()); }
+TlmNetwork::TargetSocket& TlmNetwork::target(int node) { return *nodes_.at(std::size_t(node))->target; }
+TlmNetwork::InitiatorSocket& TlmNetwork::initiator(int node) { return *nodes_.at(std::size_t(node))->initiator; }
+
+Cycle TlmNetwork::cycle_at(const sc_core::sc_time& delay) const {
+  const std::uint64_t t = (sc_core::sc_time_stamp() + delay).value(), p = clock_.period.value();
+  return std::max<Cycle>((t + p - 1) / p, net_->kernel()->next_cycle());
+}
+
+bool TlmNetwork::admit(int src, tlm::tlm_generic_payload& gp, Txn& t) {
+  NodeExtension* ext = nullptr;
+  gp.get_extension(ext);
+  const std::uint64_t bytes = gp.get_data_length();
+  const bool read = gp.get_command() == tlm::TLM_READ_COMMAND;
+  auto refuse = [&](tlm::tlm_response_status status, const std::string& why) {
+    SC_REPORT_WARNING(kMsgType, fmt::format("{}: node {}: {} transaction at address {:#x}, {} bytes: {}", name(), src,
+                                            read ? "read" : "write", gp.get_address(), bytes, why)
+                                    .c_str());
+    gp.set_response_status(status);
+    return false;
+  };
+  if (posted_ && read)
+    return refuse(tlm::TLM_COMMAND_ERROR_RESPONSE, "embed.protocol = posted carries no response (allowed: writes; "
+                                                   "reads need embed.protocol = request_response)");
+  const int dst = ext && ext->node >= 0 ? ext->node : map_.node_of(gp.get_address(), bytes);
+  if (dst < 0 || dst >= nodes())
+    return refuse(tlm::TLM_ADDRESS_ERROR_RESPONSE,
+                  ext && ext->node >= 0
+                      ? fmt::format("NodeExtension names node {} (allowed: 0 to {})", ext->node, nodes() - 1)
+                      : std::string("no range of the address map holds it, and it carries no NodeExtension"));
+  const std::uint64_t data_flits = (bytes * 8 + std::uint64_t(flit_bits_) - 1) / std::uint64_t(flit_bits_);
+  auto size = [&](int given, bool with_data) {
+    if (given > 0) return std::uint64_t(given);
+    return std::max<std::uint64_t>(1, std::uint64_t(header_flits_) + (with_data ? data_flits : 0));
+  };
+  const std::uint64_t req = size(ext ? ext->request_flits : 0, !read), resp = size(ext ? ext->response_flits : 0, read);
+  const std::uint64_t largest = posted_ ? req : std::max(req, resp);
+  if (largest > std::uint64_t(max_flits_))
+    return refuse(tlm::TLM_BURST_ERROR_RESPONSE,
+                  fmt::format("its {} packet takes {} flits (flit.bits = {}); {}", largest == req ? "request" : "response",
+                              largest, flit_bits_, max_flits_rule_));
+  t.src = src;
+  t.dst = dst;
+  t.request_flits = int(req);
+  t.response_flits = int(resp);
+  return true;
+}
+
+void TlmNetwork::inject(Txn* t, int node, int dst, int flits, int cls, Cycle at) {
+  PacketSpec spec;
+  spec.dst = dst;
+  spec.size_flits = flits;
+  spec.cls = cls;
+  txns_[net_->endpoints().inject_external(node, spec, at)] = t;
+  net_->kernel()->wake_at(at);
+}
+
+// The request enters node src's source queue at cycle `at`.
+void TlmNetwork::accept(int src, Txn* t, Cycle at) {
+  ++nodes_[std::size_t(src)]->accepted;
+  if (posted_) {  // the initiator may reuse its payload at once: the network carries a copy
+    const tlm::tlm_generic_payload& user = *t->gp;
+    t->data.resize(user.get_data_length());
+    t->byte_enables.resize(user.get_byte_enable_ptr() ? user.get_byte_enable_length() : 0);
+    t->copy = std::make_unique<tlm::tlm_generic_payload>();
+    t->copy->set_data_ptr(t->data.empty() ? nullptr : t->data.data());
+    t->copy->set_byte_enable_ptr(t->byte_enables.empty() ? nullptr : t->byte_enables.data());
+    t->copy->deep_copy_from(user);
+    t->copy->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    t->gp = t->copy.get();
+  } else if (t->gp->has_mm()) {
+    t->gp->acquire();
+    t->acquired = true;
+  }
+  inject(t, src, t->dst, t->request_flits, 0, at);
+}
+
+void TlmNetwork::finish(Txn* t) {
+  if (t->acquired) t->gp->release();
+  live_.erase(t);
+}
+
+// --- From the user's initiators (target sockets) ---
+
+void TlmNetwork::b_transport(int src, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  auto owned = std::make_unique<Txn>();
+  Txn* t = owned.get();
+  t->gp = &gp;
+  t->style = Style::LT;
+  if (!admit(src, gp, *t)) return;
+  live_[t] = std::move(owned);
+  Node& node = *nodes_[std::size_t(src)];
+  // Backpressure: wait (in simulated time) for room in the source queue.
+  while (node.accepted >= queue_limit_) {
+    sc_core::wait(node.space);
+    delay = sc_core::SC_ZERO_TIME;
+  }
+  accept(src, t, cycle_at(delay));
+  if (posted_) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    t->style = Style::AT;  // nobody waits for it any more
+    return;
+  }
+  sc_core::wait(t->done);
+  delay = sc_core::SC_ZERO_TIME;  // returns at the response's arrival
+  finish(t);
+}
+
+tlm::tlm_sync_enum TlmNetwork::nb_transport_fw(int src, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay) {
+  Node& node = *nodes_[std::size_t(src)];
+  if (phase == tlm::END_RESP) {
+    if (!node.response_busy || node.response_busy->gp != &gp) {
+      SC_REPORT_ERROR(kMsgType, fmt::format("{}: END_RESP on target({}) for a transaction without a response in "
+                                            "progress",
+                                            name(), src)
+                                    .c_str());
+      return tlm::TLM_COMPLETED;
+    }
+    end_response(src, delay);
+    return tlm::TLM_COMPLETED;
+  }
+  if (phase != tlm::BEGIN_REQ) {
+    SC_REPORT_ERROR(kMsgType, fmt::format("{}: target({}) got phase {} (allowed: BEGIN_REQ, END_RESP)", name(), src,
+                                          phase.get_name())
+                                  .c_str());
+    return tlm::TLM_COMPLETED;
+  }
+  if (node.waiting) {
+    SC_REPORT_ERROR(kMsgType, fmt::format("{}: BEGIN_REQ on target({}) before END_REQ of the previous one (TLM-2.0 "
+                                          "request exclusion rule)",
+                                          name(), src)
+                                  .c_str());
+    return tlm::TLM_COMPLETED;
+  }
+  auto owned = std::make_unique<Txn>();
+  Txn* t = owned.get();
+  t->gp = &gp;
+  if (!admit(src, gp, *t)) return tlm::TLM_COMPLETED;
+  live_[t] = std::move(owned);
+  if (node.accepted >= queue_limit_) {  // END_REQ withheld until the queue has room (dequeued)
+    node.waiting = t;
+    node.waiting_at = cycle_at(delay);
+    return tlm::TLM_ACCEPTED;
+  }
+  accept(src, t, cycle_at(delay));
+  if (posted_) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+// --- The endpoints' news, after every kernel cycle ---
+
+void TlmNetwork::dequeued(int src, int cls) {
+  if (cls != 0) return;
+  Node& node = *nodes_[std::size_t(src)];
+  --node.accepted;
+  node.space.notify(sc_core::SC_ZERO_TIME);
+  if (!node.waiting) return;
+  Txn* t = std::exchange(node.waiting, nullptr);
+  tlm::tlm_generic_payload& user = *t->gp;
+  accept(src, t, std::max(node.waiting_at, cycle_at(sc_core::SC_ZERO_TIME)));
+  if (posted_) {  // the copy travels on; the initiator's transaction ends with a BEGIN_RESP
+    user.set_response_status(tlm::TLM_OK_RESPONSE);
+    auto ack = std::make_unique<Txn>();
+    ack->gp = &user;
+    ack->ack_only = true;
+    Txn* a = ack.get();
+    live_[a] = std::move(ack);
+    node.responses.push_back(a);
+    try_deliver_response(src);
+    return;
+  }
+  tlm::tlm_phase phase = tlm::END_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  (*node.target)->nb_transport_bw(user, phase, delay);
+}
+
+void TlmNetwork::delivered(const PacketExtension& p, int vc) {
+  auto it = txns_.find(p.packet_id);
+  if (it == txns_.end()) throw std::logic_error(fmt::format("{}: packet {} delivered twice", name(), p.packet_id));
+  Txn* t = it->second;
+  txns_.erase(it);
+  t->vc = vc;
+  t->flits = p.size_flits;
+  if (p.cls == 1) {
+    nodes_[std::size_t(p.dst)]->responses.push_back(t);
+    try_deliver_response(p.dst);
+  } else {
+    nodes_[std::size_t(p.dst)]->requests.push_back(t);
+    try_deliver_request(p.dst);
+  }
+}
+
+// --- To the user's targets (initiator sockets) ---
+
+void TlmNetwork::try_deliver_request(int n) {
+  Node& node = *nodes_[std::size_t(n)];
+  while (!node.request_busy && !node.requests.empty()) {
+    if (node.initiator->size() == 0) {
+      SC_REPORT_ERROR(kMsgType, fmt::format("{}: a packet from node {} reached node {}, but initiator({}) is bound "
+                                            "to no target",
+                                            name(), node.requests.front()->src, n, n)
+                                    .c_str());
+      return;
+    }
+    Txn* t = node.requests.front();
+    node.requests.pop_front();
+    node.request_busy = t;
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    switch ((*node.initiator)->nb_transport_fw(*t->gp, phase, delay)) {
+      case tlm::TLM_ACCEPTED: break;  // END_REQ or BEGIN_RESP comes on the backward path
+      case tlm::TLM_UPDATED:
+        target_accepted(n, delay);
+        if (phase == tlm::BEGIN_RESP) {
+          tlm::tlm_generic_payload& gp = *t->gp;  // t may finish in target_responded
+          target_responded(n, t, delay);
+          tlm::tlm_phase end = tlm::END_RESP;
+          sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+          (*node.initiator)->nb_transport_fw(gp, end, d);
+        }
+        break;
+      case tlm::TLM_COMPLETED:
+        target_accepted(n, delay);
+        target_responded(n, t, delay);
+        break;
+    }
+  }
+}
+
+// The target took node n's request in progress: its flits' credits go back.
+void TlmNetwork::target_accepted(int n, const sc_core::sc_time& delay) {
+  Node& node = *nodes_[std::size_t(n)];
+  Txn* t = std::exchange(node.request_busy, nullptr);
+  const Cycle at = cycle_at(delay);
+  net_->endpoints().release_ejection(n, t->vc, t->flits, at);
+  net_->kernel()->wake_at(at);
+  node.at_target[t->gp] = t;
+}
+
+// The target at node n answered `t`: the response travels back (posted: done).
+void TlmNetwork::target_responded(int n, Txn* t, const sc_core::sc_time& delay) {
+  nodes_[std::size_t(n)]->at_target.erase(t->gp);
+  if (posted_) finish(t);
+  else inject(t, n, t->src, t->response_flits, 1, cycle_at(delay));
+}
+
+tlm::tlm_sync_enum TlmNetwork::nb_transport_bw(int n, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay) {
+  Node& node = *nodes_[std::size_t(n)];
+  if (node.request_busy && node.request_busy->gp == &gp && (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP)) {
+    target_accepted(n, delay);
+    if (phase == tlm::END_REQ) {
+      try_deliver_request(n);
+      return tlm::TLM_ACCEPTED;
+    }
+  }
+  if (phase != tlm::BEGIN_RESP || !node.at_target.count(&gp)) {
+    SC_REPORT_ERROR(kMsgType, fmt::format("{}: initiator({}) got phase {} for a transaction it has not sent",
+                                          name(), n, phase.get_name())
+                                  .c_str());
+    return tlm::TLM_COMPLETED;
+  }
+  target_responded(n, node.at_target[&gp], delay);
+  try_deliver_request(n);
+  return tlm::TLM_COMPLETED;  // END_RESP
+}
+
+// --- Responses back to the user's initiators ---
+
+void TlmNetwork::try_deliver_response(int n) {
+  Node& node = *nodes_[std::size_t(n)];
+  while (!node.response_busy && !node.responses.empty()) {
+    Txn* t = node.responses.front();
+    node.responses.pop_front();
+    if (t->style == Style::LT) {
+      const Cycle at = cycle_at(sc_core::SC_ZERO_TIME);
+      net_->endpoints().release_ejection(n, t->vc, t->flits, at);
+      net_->kernel()->wake_at(at);
+      t->done.notify(sc_core::SC_ZERO_TIME);  // b_transport returns and finishes it
+      continue;
+    }
+    node.response_busy = t;
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    const tlm::tlm_sync_enum s = (*node.target)->nb_transport_bw(*t->gp, phase, delay);
+    if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::END_RESP)) end_response(n, delay);
+  }
+}
+
+void TlmNetwork::end_response(int n, const sc_core::sc_time& delay) {
+  Node& node = *nodes_[std::size_t(n)];
+  Txn* t = std::exchange(node.response_busy, nullptr);
+  if (!t->ack_only) {
+    const Cycle at = cycle_at(delay);
+    net_->endpoints().release_ejection(n, t->vc, t->flits, at);
+    net_->kernel()->wake_at(at);
+  }
+  finish(t);
+}
+
+RunResult TlmNetwork::results() const {
+  RunResult r;
+  const Cycle now = clock_.now();
+  r.window_activity = net_->activity();
+  summarize_completion(cfg_, *net_, now, live_.empty() && net_->stats().outstanding() == 0, "external", r);
+  summarize_network(cfg_, *net_, now, r);
+  return r;
+}
+
+}  // namespace nwn
