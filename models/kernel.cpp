@@ -128,6 +128,7 @@ void Kernel::cycle() {
     return;
   }
   last_cycle_ = now;
+  ++evaluations_;
   const Cycle cycles = horizon_ > now ? std::min<Cycle>(Cycle(block_), horizon_ - now) : 1;
 
   if (shares_.size() == 1) {

@@ -78,6 +78,8 @@ class Kernel : public sc_core::sc_module {
   // Something outside the components (an embedding's injection) needs cycle
   // `c` evaluated: wakes a sleeping kernel then. Call between evaluations.
   void wake_at(Cycle c);
+  // Times the kernel's method ran a block (idle cycles cost none).
+  std::uint64_t evaluations() const { return evaluations_; }
   // The first cycle not yet evaluated.
   Cycle next_cycle() const { return last_cycle_ == kNever ? 0 : last_cycle_ + 1; }
 
@@ -104,6 +106,7 @@ class Kernel : public sc_core::sc_module {
   int block_ = 1;
   Cycle horizon_ = 0;
   bool half_phase_ = false, started_ = false;
+  std::uint64_t evaluations_ = 0;
   sc_core::sc_event wake_;  // only wake_at notifies it
 
   // Worker threads wait for a cycle number, run their share, and report done.

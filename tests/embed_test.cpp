@@ -196,5 +196,296 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"network.topology=torus", "network.torus.dims=4,4", "network.torus.t=2",
                                                "router.radix=8", "router.vcs=4"}));
 
+// --- (2) payload, byte enables and extensions arrive; reads return data ---
+
+TEST(Embed, PayloadBytesAndExtensionsGoThroughEndToEnd) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  TlmNetwork net("net", config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=2",
+                                "router.org=fc"}));
+  map_nodes(net);
+  Initiators init("init", net);
+  Memories mem("mem", net, kWindow);
+  bool checked = false;
+  sc_core::sc_spawn([&] {
+    tlm::tlm_generic_payload gp;
+    Tag tag;
+    tag.value = 0xfeedface;
+    gp.set_extension(&tag);
+    unsigned char data[40], back[40], be[4] = {TLM_BYTE_ENABLED, TLM_BYTE_ENABLED, TLM_BYTE_DISABLED, TLM_BYTE_ENABLED};
+    for (int i = 0; i < 40; ++i) data[i] = (unsigned char)(i * 7 + 1);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    // Node 3 writes 40 bytes into node 6's window, every third of four bytes disabled.
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(6 * kWindow + 0x100);
+    gp.set_data_ptr(data);
+    gp.set_data_length(40);
+    gp.set_streaming_width(40);
+    gp.set_byte_enable_ptr(be);
+    gp.set_byte_enable_length(4);
+    (*init.sockets[3])->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    const sc_core::sc_time after_write = sc_core::sc_time_stamp();
+    EXPECT_GT(after_write, sc_core::SC_ZERO_TIME);  // returned after the round trip
+    // Node 1 reads it back.
+    std::memset(back, 0xee, sizeof back);
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_data_ptr(back);
+    gp.set_byte_enable_ptr(nullptr);
+    gp.set_byte_enable_length(0);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    (*init.sockets[1])->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    for (int i = 0; i < 40; ++i) EXPECT_EQ(back[i], i % 4 == 2 ? 0 : data[i]) << "byte " << i;
+    gp.clear_extension(&tag);
+    checked = true;
+  });
+  sc_core::sc_start(net.period() * 2000.0);
+  ASSERT_TRUE(checked);
+  ASSERT_EQ(mem.tags_seen.size(), 2u);
+  EXPECT_EQ(mem.tags_seen[0], 0xfeedfaceu);
+  const RunResult r = net.results();
+  EXPECT_EQ(r.packets_measured, 4u);  // two requests, two responses
+  // A 40-byte write of 128-bit flits: 1 header + 3 data flits; its response 1; the read 1, its response 4.
+  EXPECT_EQ(r.flits_created, 4u + 1u + 1u + 4u);
+  EXPECT_EQ(net.outstanding(), 0u);
+}
+
+// --- (3) AT backpressure at both ends: a target that stalls loses nothing ---
+
+TEST(Embed, AtBackpressureFromAStallingTargetLosesNothing) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  // One VC a class and 2-flit buffers: little room in the network, so node 5's stall reaches the initiators.
+  TlmNetwork net("net", config({"router.radix=8", "router.vcs=2", "router.vc_depth_flits=2",
+                                "embed.source_queue_packets=2", "embed.eject_buffer_flits=2"}));
+  map_nodes(net);
+  Initiators init("init", net);
+  Memories mem("mem", net, kWindow);
+  mem.stall = net.period() * 500.0;  // each transaction holds node 5's target for 500 cycles
+  constexpr int kPerNode = 6;
+  std::map<tlm::tlm_generic_payload*, sc_core::sc_time> begin;
+  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> gps;
+  std::vector<std::unique_ptr<sc_core::sc_event>> end_req(8), end_resp(8);
+  for (auto& e : end_req) e = std::make_unique<sc_core::sc_event>();
+  for (auto& e : end_resp) e = std::make_unique<sc_core::sc_event>();
+  int responses = 0;
+  sc_core::sc_time longest_wait_for_end_req = sc_core::SC_ZERO_TIME;
+  init.on_bw = [&](int n, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time&) {
+    if (ph == tlm::END_REQ) {
+      longest_wait_for_end_req = std::max(longest_wait_for_end_req, sc_core::sc_time_stamp() - begin[&gp]);
+      end_req[std::size_t(n)]->notify();
+      return tlm::TLM_ACCEPTED;
+    }
+    EXPECT_EQ(ph, tlm::BEGIN_RESP);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    ++responses;
+    return tlm::TLM_COMPLETED;
+  };
+  unsigned char data[16] = {};
+  for (int n = 0; n < 8; ++n) {
+    if (n == 5) continue;
+    sc_core::sc_spawn([&, n] {
+      for (int k = 0; k < kPerNode; ++k) {
+        gps.push_back(std::make_unique<tlm::tlm_generic_payload>());
+        tlm::tlm_generic_payload& gp = *gps.back();
+        gp.set_command(tlm::TLM_WRITE_COMMAND);
+        gp.set_address(5 * kWindow + std::uint64_t(16 * k));
+        gp.set_data_ptr(data);
+        gp.set_data_length(16);
+        gp.set_streaming_width(16);
+        tlm::tlm_phase ph = tlm::BEGIN_REQ;
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        begin[&gp] = sc_core::sc_time_stamp();
+        const tlm::tlm_sync_enum s = (*init.sockets[std::size_t(n)])->nb_transport_fw(gp, ph, d);
+        if (s == tlm::TLM_ACCEPTED) sc_core::wait(*end_req[std::size_t(n)]);  // backpressure
+        else EXPECT_TRUE(s == tlm::TLM_UPDATED && ph == tlm::END_REQ);
+      }
+    });
+  }
+  sc_core::sc_start(net.period() * 40000.0);
+  EXPECT_EQ(responses, 7 * kPerNode);
+  EXPECT_EQ(mem.received, std::uint64_t(7 * kPerNode));
+  EXPECT_GT(longest_wait_for_end_req, net.period() * 400.0);  // END_REQ was withheld while node 5 stalled
+  EXPECT_EQ(net.outstanding(), 0u);
+  const RunResult r = net.results();  // throws on a lost or duplicated flit
+  EXPECT_EQ(r.flits_created, r.flits_ejected);
+  EXPECT_TRUE(r.drained);
+}
+
+// --- (4) an idle network costs nothing and wakes on injection ---
+
+TEST(Embed, IdleNetworkSleepsAndWakesOnInjection) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  TlmNetwork net("net", config({"router.radix=8", "embed.protocol=posted"}));
+  Initiators init("init", net);
+  Memories mem("mem", net, 64);
+  std::vector<sc_core::sc_time> arrivals;
+  sc_core::sc_spawn([&] {
+    tlm::tlm_generic_payload gp;
+    NodeExtension ext;
+    ext.node = 6;
+    gp.set_extension(&ext);
+    unsigned char data[8] = {};
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_data_ptr(data);
+    gp.set_data_length(8);
+    for (double gap : {0.0, 1e6}) {
+      sc_core::wait(net.period() * gap);
+      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+      (*init.sockets[2])->b_transport(gp, d);
+    }
+    gp.clear_extension(&ext);
+  });
+  sc_core::sc_start(net.period() * 1.2e6);
+  EXPECT_EQ(mem.received, 2u);
+  const RunResult r = net.results();
+  EXPECT_EQ(r.packets_measured, 2u);
+  EXPECT_EQ(r.latency_max, r.latency_p50);  // both at zero-load latency
+  EXPECT_LT(net.network().kernel()->evaluations(), 100u);  // not a million idle cycles
+}
+
+// --- (5) request/response under load: no protocol deadlock ---
+
+TEST(Embed, RequestResponseSoakNearSaturationCompletes) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  TlmNetwork net("net", config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=2",
+                                "router.org=fc", "embed.source_queue_packets=8"}));
+  map_nodes(net);
+  Initiators init("init", net);
+  Memories mem("mem", net, kWindow);
+  constexpr int kPerNode = 100, kThreads = 6;  // six LT initiators a node, each waiting for its round trips
+  int completed = 0;
+  for (int n = 0; n < net.nodes() * kThreads; ++n) {
+    sc_core::sc_spawn([&, n] {
+      std::mt19937 rng(unsigned(n + 1));
+      tlm::tlm_generic_payload gp;
+      unsigned char data[64];
+      for (int k = 0; k < kPerNode; ++k) {
+        gp.set_command(rng() % 2 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+        gp.set_address(std::uint64_t(rng() % unsigned(net.nodes())) * kWindow + 64 * (rng() % 8));
+        gp.set_data_ptr(data);
+        gp.set_data_length(64);  // 4 data flits + header: request or response of 5 flits
+        gp.set_streaming_width(64);
+        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        (*init.sockets[std::size_t(n % net.nodes())])->b_transport(gp, d);
+        ASSERT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+        ++completed;
+      }
+    });
+  }
+  sc_core::sc_start(net.period() * 200000.0);
+  EXPECT_EQ(completed, net.nodes() * kThreads * kPerNode);
+  EXPECT_EQ(net.outstanding(), 0u);
+  const RunResult r = net.results();
+  EXPECT_EQ(r.packets_measured, 2u * std::uint64_t(net.nodes()) * kThreads * kPerNode);
+  EXPECT_GT(r.accepted_load, 0.3);  // the network was loaded, not trickled
+}
+
+// --- (7) bad use: clear error responses and reports ---
+
+TEST(Embed, BadUseGetsErrorResponsesAndReports) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  TlmNetwork net("net", config({"router.radix=8", "router.vc_depth_flits=4"}));
+  net.address_map().add(0, 0x100, 1);
+  EXPECT_THROW(net.address_map().add(0x80, 0x100, 2), std::invalid_argument);  // overlaps
+  Initiators init("init", net);
+  Memories mem("mem", net, 0x100);
+  mem.answer_error = true;
+  std::vector<tlm::tlm_response_status> status;
+  sc_core::sc_spawn([&] {
+    unsigned char data[256] = {};
+    auto send = [&](std::uint64_t address, unsigned length) {
+      tlm::tlm_generic_payload gp;
+      gp.set_command(tlm::TLM_WRITE_COMMAND);
+      gp.set_address(address);
+      gp.set_data_ptr(data);
+      gp.set_data_length(length);
+      gp.set_streaming_width(length);
+      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+      (*init.sockets[0])->b_transport(gp, d);
+      status.push_back(gp.get_response_status());
+    };
+    send(0x5000, 4);   // outside the map
+    send(0xf0, 0x20);  // crosses the end of the range
+    send(0, 256);      // 1 + 16 flits: more than a 4-flit VC holds under virtual cut-through
+    send(0, 16);       // the target answers with an error
+  });
+  sc_core::sc_start(net.period() * 1000.0);
+  ASSERT_EQ(status.size(), 4u);
+  EXPECT_EQ(status[0], tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(status[1], tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(status[2], tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(status[3], tlm::TLM_GENERIC_ERROR_RESPONSE);
+  EXPECT_EQ(sc_core::sc_report_handler::get_count("nwnsim/embed"), 3);  // a warning for each refusal
+}
+
+TEST(Embed, PacketForAnUnboundTargetIsReported) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  TlmNetwork net("net", config({"router.radix=4", "embed.protocol=posted"}));
+  Initiators init("init", net);  // no target bound anywhere
+  sc_core::sc_spawn([&] {
+    tlm::tlm_generic_payload gp;
+    NodeExtension ext;
+    ext.node = 3;
+    gp.set_extension(&ext);
+    unsigned char data[8] = {};
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_data_ptr(data);
+    gp.set_data_length(8);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*init.sockets[0])->b_transport(gp, d);
+    gp.clear_extension(&ext);
+  });
+  try {
+    sc_core::sc_start(net.period() * 100.0);
+    FAIL() << "no report";
+  } catch (const sc_core::sc_report& e) {
+    EXPECT_NE(std::string(e.what()).find("initiator(3) is bound to no target"), std::string::npos) << e.what();
+  }
+}
+
+// --- (6) one thread or two: identical, in child processes ---
+
+TEST(Embed, TwoThreadsGiveTheSameResults) {
+  if (const char* threads = std::getenv("NWNSIM_EMBED_THREADS")) {  // the child
+    NWN_ONE_SIMULATION_PER_PROCESS();
+    TlmNetwork net("net", config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=2",
+                                  "router.org=fc", std::string("sim.threads=") + threads}));
+    map_nodes(net);
+    Initiators init("init", net);
+    Memories mem("mem", net, kWindow);
+    for (int n = 0; n < net.nodes(); ++n)
+      sc_core::sc_spawn([&, n] {
+        std::mt19937 rng(unsigned(n + 11));
+        tlm::tlm_generic_payload gp;
+        unsigned char data[32];
+        for (int k = 0; k < 100; ++k) {
+          gp.set_command(rng() % 2 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+          gp.set_address(std::uint64_t(rng() % unsigned(net.nodes())) * kWindow);
+          gp.set_data_ptr(data);
+          gp.set_data_length(32);
+          gp.set_streaming_width(32);
+          sc_core::sc_time d = net.period() * double(rng() % 5);
+          (*init.sockets[std::size_t(n)])->b_transport(gp, d);
+        }
+      });
+    sc_core::sc_start(net.period() * 50000.0);
+    std::ofstream(std::getenv("NWNSIM_EMBED_OUT")) << net.results().to_json().dump(1);
+    return;
+  }
+  std::string outs[2];
+  for (int i = 0; i < 2; ++i) {
+    outs[i] = test::temp_path("threads" + std::to_string(i + 1) + ".json");
+    const std::string cmd = "NWNSIM_EMBED_THREADS=" + std::to_string(i + 1) + " NWNSIM_EMBED_OUT=" + outs[i] +
+                            " /proc/" + std::to_string(getpid()) +
+                            "/exe --gtest_filter=Embed.TwoThreadsGiveTheSameResults > /dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  const std::string one = test::slurp(outs[0]), two = test::slurp(outs[1]);
+  ASSERT_FALSE(one.empty());
+  EXPECT_NE(one.find("\"packets_measured\": 3200"), std::string::npos) << one.substr(0, 400);
+  EXPECT_EQ(one, two);
+}
+
 }  // namespace
 }  // namespace nwn
