@@ -117,7 +117,7 @@ CommandRegistration reg_saturation([](CLI::App& app, int& exit_code) {
                 "a probe accepting less than this fraction of its offered load is saturated")
       ->capture_default_str()
       ->check(CLI::Range(0.5, 1.0));
-  c->add_option("--json", args->json_path, "write the bracket and every probe as JSON");
+  output_option(c->add_option("--json", args->json_path, "write the bracket and every probe as JSON"));
   c->callback([args, &exit_code] { exit_code = run_saturation(*args); });
 });
 
