@@ -2,7 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -111,13 +111,34 @@ pid_t spawn(const std::string& exe, const Job& job) {
   std::vector<char*> argv;
   for (auto& s : argv_s) argv.push_back(const_cast<char*>(s.c_str()));
   argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (job.quiet) posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot start a child nwnsim process");
+  // SIGINT and SIGTERM wait while the child is made: it must not run
+  // forward_signal on its copy of the table.
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  sigprocmask(SIG_BLOCK, &stop, &old);
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // The child dies with its parent, also when the parent is SIGKILLed
+    // (then nothing forwards): no orphan simulation races a resumed sweep.
+    // Only async-signal-safe calls until execv.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(128 + SIGTERM);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    if (job.quiet) {
+      const int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+      if (fd >= 0) dup2(fd, 1);
+    }
+    execve(exe.c_str(), argv.data(), environ);
+    _exit(127);
+  }
+  const int err = errno;
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  if (pid < 0) throw std::runtime_error(std::string("cannot start a child nwnsim process: ") + std::strerror(err));
   return pid;
 }
 }  // namespace
