@@ -43,6 +43,18 @@ std::string writable_dir_problem(const fs::path& dir) {
   return "";
 }
 
+// Where a rename must land: the file a symlink points to, not the link.
+std::string rename_target(const std::string& path) {
+  fs::path p = path;
+  std::error_code ec;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+    const fs::path target = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return p.string();
+}
+
 [[noreturn]] void write_error(const std::string& path, const std::string& what, int err) {
   throw std::runtime_error(fmt::format("cannot write '{}': {}{}", path, what, std::strerror(err)));
 }
@@ -91,10 +103,11 @@ void check_output(const std::string& what, const std::string& path, OutputKind k
 }
 
 void write_file(const std::string& path, const std::string& text) {
-  const fs::path p(path);
+  const fs::path p(rename_target(path));
   std::error_code ec;
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) write_error(path, "", EISDIR);
     const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) write_error(path, "", errno);
@@ -107,9 +120,10 @@ void write_file(const std::string& path, const std::string& text) {
     if (ec) write_error(path, fmt::format("cannot create directory '{}': ", p.parent_path().string()), ec.value());
   }
   static std::atomic<unsigned> serial{0};
-  const std::string tmp = fmt::format("{}{}{}-{}", path, kTempTag, getpid(), serial++);
+  const std::string tmp = fmt::format("{}{}{}-{}", p.string(), kTempTag, getpid(), serial++);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) write_error(path, "", errno);
+  if (exists) (void)::fchmod(fd, st.st_mode & 07777);  // the replaced file's permissions
   try {
     write_all(fd, text, path);
     if (::fsync(fd) != 0) {
@@ -118,7 +132,7 @@ void write_file(const std::string& path, const std::string& text) {
       write_error(path, "", err);
     }
     if (::close(fd) != 0) write_error(path, "", errno);
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) write_error(path, "", errno);
+    if (std::rename(tmp.c_str(), p.c_str()) != 0) write_error(path, "", errno);
   } catch (...) {
     ::unlink(tmp.c_str());
     throw;
@@ -131,6 +145,38 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+StreamFile::StreamFile(const std::string& path, const std::string& what)
+    : path_(rename_target(path)), file_(nullptr) {
+  const std::string problem = output_problem(path, OutputKind::File);
+  if (!problem.empty()) throw std::runtime_error(fmt::format("cannot write {} '{}': {}", what, path, problem));
+  // As in write_file, a device or FIFO is written in place (never renamed over).
+  struct stat st;
+  const bool in_place = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  if (!in_place) temp_ = fmt::format("{}{}{}-s", path_, kTempTag, getpid());
+  file_ = std::fopen(in_place ? path_.c_str() : temp_.c_str(), "w");
+  if (!file_) throw std::runtime_error(fmt::format("cannot write {} '{}': {}", what, path, std::strerror(errno)));
+}
+
+void StreamFile::close() {
+  if (!file_) return;
+  std::FILE* f = file_;
+  file_ = nullptr;
+  bool ok = std::fflush(f) == 0 && !std::ferror(f);
+  int err = ok ? 0 : errno;
+  if (ok && !temp_.empty() && ::fsync(fileno(f)) != 0) ok = false, err = errno;
+  if (std::fclose(f) != 0 && ok) ok = false, err = errno;
+  if (ok && !temp_.empty() && std::rename(temp_.c_str(), path_.c_str()) != 0) ok = false, err = errno;
+  if (!ok) {
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    deferred_write_errors().push_back(fmt::format("cannot write '{}': {}", path_, std::strerror(err ? err : EIO)));
+  }
+}
+
+std::vector<std::string>& deferred_write_errors() {
+  static std::vector<std::string> errors;
+  return errors;
 }
 
 bool is_unfinished_output(const std::string& name) {

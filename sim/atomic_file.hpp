@@ -3,7 +3,9 @@
 // goes through write_file, so a crash, a signal or a full disk never leaves a
 // truncated result behind a name that looks finished.
 #pragma once
+#include <cstdio>
 #include <string>
+#include <vector>
 
 namespace nwn {
 
@@ -28,6 +30,27 @@ void check_output(const std::string& what, const std::string& path, OutputKind k
 // Throws std::runtime_error naming the path and the OS error.
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
+
+// A file streamed while a simulation runs (packet trace, VCD), written like
+// write_file: into a temporary in the same directory that close() syncs and
+// renames into place. close() runs from destructors, so its errors cannot be
+// thrown: they are kept in deferred_write_errors() for nwnsim_main to report
+// (exit code 1).
+class StreamFile {
+ public:
+  // Throws std::runtime_error "cannot write <what> '<path>': <OS error>".
+  StreamFile(const std::string& path, const std::string& what);
+  ~StreamFile() { close(); }
+  StreamFile(const StreamFile&) = delete;
+  StreamFile& operator=(const StreamFile&) = delete;
+  std::FILE* get() const { return file_; }  // nullptr once closed
+  void close();
+
+ private:
+  std::string path_, temp_;
+  std::FILE* file_;
+};
+std::vector<std::string>& deferred_write_errors();
 
 // Whether `name` is a temporary of write_file or a sweep's unfinished point
 // (".part"): what an interrupted command may leave behind, safe to delete.

@@ -705,9 +705,7 @@ int cmd_config(const ConfigArgs& ca, bool keys, bool markdown) {
   return 0;
 }
 
-}  // namespace
-
-int nwnsim_main(int argc, char** argv) {
+int run_command(int argc, char** argv) {
   CLI::App app{"nwnsim: cycle-level SystemC model of high-radix router microarchitecture"};
   app.require_subcommand(1);
 
@@ -810,6 +808,16 @@ int nwnsim_main(int argc, char** argv) {
     return kExitFailure;
   }
   return exit_code;
+}
+
+}  // namespace
+
+int nwnsim_main(int argc, char** argv) {
+  const int code = run_command(argc, argv);
+  // Streamed outputs (packet trace, VCD) are closed by destructors, which
+  // cannot throw: their write errors are reported here.
+  for (auto& e : deferred_write_errors()) std::cerr << "nwnsim: error: " << e << "\n";
+  return deferred_write_errors().empty() || code != 0 ? code : kExitFailure;
 }
 
 CLI::Option* output_option(CLI::Option* opt, OutputKind kind) {

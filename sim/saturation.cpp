@@ -38,8 +38,8 @@ int run_saturation(const SaturationArgs& a) {
     throw ConfigError("saturation error: the search varies traffic.load of open-loop synthetic traffic (allowed: "
                       "traffic.source = synthetic, traffic.mode = open); for a trace, sweep "
                       "traffic.trace_time_scale instead");
-  const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-sat-{}", getpid());
-  fs::create_directories(tmp);
+  const ScratchDir scratch("sat");
+  const fs::path tmp = scratch.path();
   nlohmann::ordered_json probes = nlohmann::ordered_json::array();
   auto probe = [&](double load) {
     std::vector<Job> job(1);
@@ -84,7 +84,6 @@ int run_saturation(const SaturationArgs& a) {
       }
     }
   }
-  fs::remove_all(tmp);
   if (!hi_sat)
     std::cout << fmt::format("not saturated at the highest load {:.4f}: saturation throughput >= {:.4f}\n", a.hi, a.hi);
   else

@@ -318,11 +318,27 @@ TEST(OutputPaths, CheckedBeforeAnythingRuns) {
 // the path and the OS error, not a lost file and exit 0.
 TEST(OutputPaths, WriteErrorsFailNamingThePath) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
-  for (const char* flag : {"--csv", "--json"}) {
-    auto r = nwnsim("run " + kShort + flag + " /dev/full");
-    EXPECT_EQ(r.exit_code, 1) << r.output;
+  // The packet trace and the VCD are streamed during the run and closed at
+  // its end; a device is written in place, never renamed over.
+  for (const std::string& out :
+       {std::string("--csv"), std::string("--json"), std::string("--set sim.packet_trace_ids=3 --trace-packets"),
+        std::string("--set sim.vcd_from=100 --set sim.vcd_cycles=50 --vcd")}) {
+    auto r = nwnsim("run " + kShort + out + " /dev/full");
+    EXPECT_EQ(r.exit_code, 1) << out << ": " << r.output;
     EXPECT_NE(r.output.find("cannot write '/dev/full': No space left on device"), std::string::npos) << r.output;
+    ASSERT_TRUE(fs::is_character_file("/dev/full")) << out << " replaced the device";
   }
+}
+
+// A symlinked output keeps its link: the file it points to is replaced.
+TEST(OutputPaths, SymlinkedOutputKeepsTheLink) {
+  const std::string dir = fresh_dir("links");
+  fs::create_directories(dir);
+  fs::create_symlink("real.json", dir + "/link.json");
+  auto r = nwnsim("run " + kShort + "--json " + dir + "/link.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.json"));
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir + "/real.json"))["nwnsim"], "run");
 }
 
 // Files are replaced whole: an existing output is overwritten by a rename,
