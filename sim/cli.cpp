@@ -348,7 +348,7 @@ void remove_unfinished(const fs::path& dir, const std::vector<std::string>& name
 
 int cmd_sweep(const SweepArgs& a) {
   Config base = load_config(a.config);  // validates the file and overrides up front
-  for (const char* key : {"sim.packet_trace_file", "sim.vcd_file"})
+  for (const char* key : {"sim.packet_trace_file", "sim.vcd_file", "router.rtl_trace_file"})
     if (!base.get_string(key).empty())
       throw ConfigError(std::string("sweep error: ") + key + " = '" + base.get_string(key) +
                         "': every point of a sweep would write that one file; debug outputs are for one point "
@@ -412,12 +412,15 @@ int cmd_sweep(const SweepArgs& a) {
     check_and_write_manifest(a.out_dir, base.to_json(), keys, points);
   }
   auto path_of = [&](std::size_t i) { return dir / point_file_name(i, keys, points[i]); };
+  // The base config's arguments, as every child and array task gets them.
+  std::vector<std::string> base_args;
+  if (!a.config.file.empty()) base_args.push_back(a.config.file);
+  for (auto& s : a.config.sets) base_args.insert(base_args.end(), {"--set", s});
+  if (!a.config.allocator.empty()) base_args.insert(base_args.end(), {"--allocator", a.config.allocator});
+  if (a.config.threads > 0) base_args.insert(base_args.end(), {"--threads", std::to_string(a.config.threads)});
   auto child_args = [&](std::size_t i) {
     std::vector<std::string> args = {"run"};
-    if (!a.config.file.empty()) args.push_back(a.config.file);
-    for (auto& s : a.config.sets) args.insert(args.end(), {"--set", s});
-    if (!a.config.allocator.empty()) args.insert(args.end(), {"--allocator", a.config.allocator});
-    if (a.config.threads > 0) args.insert(args.end(), {"--threads", std::to_string(a.config.threads)});
+    args.insert(args.end(), base_args.begin(), base_args.end());
     for (std::size_t k = 0; k < keys.size(); ++k) args.insert(args.end(), {"--set", keys[k] + "=" + points[i][k]});
     return args;
   };
@@ -426,8 +429,9 @@ int cmd_sweep(const SweepArgs& a) {
     // A Slurm job array: task i runs point i into out_dir/points; a last
     // `--merge-only` with the same arguments merges them.
     std::string self = "'" + self_executable() + "' sweep";
-    if (!a.config.file.empty()) self += " '" + a.config.file + "'";
-    for (auto& s : a.config.sets) self += " --set '" + s + "'";
+    // Tasks may start elsewhere: the config file by its absolute path.
+    for (std::size_t k = 0; k < base_args.size(); ++k)
+      self += " '" + (k == 0 && !a.config.file.empty() ? fs::absolute(a.config.file).string() : base_args[k]) + "'";
     for (auto& v : a.vary) self += " --vary '" + v + "'";
     if (a.loads_given) self += " --loads '" + a.loads + "'";
     self += " --out-dir '" + fs::absolute(a.out_dir).string() + "'";

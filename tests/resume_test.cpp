@@ -140,6 +140,20 @@ TEST(SweepResume, PointOfAnotherConfigIsRerun) {
   EXPECT_EQ(slurp(dir + "/sweep.json"), reference_sweep(kShort + kGrid));
 }
 
+// --threads and --allocator reach the children (a point's config is the
+// sweep's, key for key) and the array tasks of --emit slurm.
+TEST(SweepResume, ThreadsAndAllocatorReachEveryPoint) {
+  const std::string dir = fresh_dir("d");
+  auto r = nwnsim("sweep " + kShort + "--loads 0.3 --threads 2 --allocator model --out-dir " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto point = nlohmann::json::parse(slurp(point_files(dir)[0].string()));
+  EXPECT_EQ(point["config"]["sim.threads"], 2);
+  EXPECT_EQ(point["config"]["router.allocator_impl"], "model");
+  auto emit = nwnsim("sweep " + kShort + "--loads 0.3 --threads 2 --allocator model --emit slurm --out-dir " + dir);
+  ASSERT_EQ(emit.exit_code, 0) << emit.output;
+  EXPECT_NE(slurp(dir + "/sweep.slurm").find("'--threads' '2'"), std::string::npos) << slurp(dir + "/sweep.slurm");
+}
+
 struct Damage {
   const char* name;
   std::function<void(const fs::path&)> apply;
