@@ -403,10 +403,12 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
   while (std::getline(is, item, sep)) out.push_back(item);
   if (text.empty() || text.back() == sep) out.emplace_back();  // getline drops a trailing empty item
   const auto empty = std::find(out.begin(), out.end(), std::string());
-  if (empty != out.end())
+  if (empty != out.end()) {
+    const std::string problem =
+        out.size() == 1 ? "an empty list" : fmt::format("item {} is empty", empty - out.begin() + 1);
     throw ConfigError(fmt::format("config error: {} '{}': {} (allowed: {}{}items separated by '{}', none empty)", what,
-                                  text, out.size() == 1 ? "an empty list" : fmt::format("item {} is empty", empty - out.begin() + 1),
-                                  allowed, allowed.empty() ? "" : "; ", sep));
+                                  text, problem, allowed, allowed.empty() ? "" : "; ", sep));
+  }
   return out;
 }
 

@@ -24,7 +24,8 @@ extern char** environ;
 namespace nwn {
 
 Interrupted::Interrupted(int sig)
-    : std::runtime_error(std::string("interrupted by ") + (sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal")),
+    : std::runtime_error(std::string("interrupted by ") +
+                         (sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal")),
       signal(sig) {}
 
 const std::string& nwnsim_version() {
@@ -123,7 +124,7 @@ pid_t spawn(const std::string& exe, const Job& job) {
   if (pid == 0) {
     // The child dies with its parent, also when the parent is SIGKILLed
     // (then nothing forwards): no orphan simulation races a resumed sweep.
-    // Only async-signal-safe calls until execv.
+    // Only async-signal-safe calls until execve.
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(128 + SIGTERM);
     signal(SIGINT, SIG_DFL);

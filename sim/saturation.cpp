@@ -50,9 +50,12 @@ int run_saturation(const SaturationArgs& a) {
     job[0].args.insert(job[0].args.end(),
                        {"--set", fmt::format("traffic.load={:.6f}", load), "--json", out, "--quiet"});
     run_jobs(job, 1, [](std::size_t) {});
-    if (job[0].exit_code != 0)
-      throw std::runtime_error(fmt::format("saturation: the probe at load {:.4f} failed (exit {})", load,
-                                           job[0].exit_code));
+    if (job[0].exit_code != 0) {
+      const std::string msg =
+          fmt::format("saturation: the probe at load {:.4f} failed (exit {})", load, job[0].exit_code);
+      if (job[0].exit_code == 2) throw ConfigError(msg);  // the probe's config error is the search's (exit 2)
+      throw std::runtime_error(msg);
+    }
     auto r = nlohmann::json::parse(read_file(out))["results"];
     const bool sat = !r["drained"].get<bool>() ||
                      r["accepted_load"].get<double>() < a.accept_ratio * r["offered_load_measured"].get<double>();

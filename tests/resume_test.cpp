@@ -91,7 +91,8 @@ int processes_mentioning(const std::string& text) {
 
 // Waits up to 2 s for the processes mentioning `text` to go.
 int processes_left(const std::string& text) {
-  for (int i = 0; i < 200 && processes_mentioning(text); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 200 && processes_mentioning(text); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   return processes_mentioning(text);
 }
 
@@ -378,6 +379,12 @@ TEST(ExitCodes, CompareReportsAChildConfigErrorAsTwo) {
   EXPECT_NE(r.output.find("hc on uniform failed (exit 2)"), std::string::npos) << r.output;
 }
 
+TEST(ExitCodes, SaturationReportsAProbeConfigErrorAsTwo) {
+  auto r = nwnsim("saturation --set router.org=hc --set router.radix=8 --set sim.measure_cycles=300");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("failed (exit 2)"), std::string::npos) << r.output;
+}
+
 TEST(ExitCodes, OutputDirectoriesThatAreFilesOrEmpty) {
   const std::string file = temp_path("file");
   std::ofstream(file) << "x";
@@ -420,13 +427,15 @@ TEST_P(ListErrors, AreExitTwoNamingFlagValueAndAllowed) {
   auto r = nwnsim(GetParam().args);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(r.output.find("accepted"), std::string::npos) << "it simulated: " << r.output;
-  for (auto& s : GetParam().must_say) EXPECT_NE(r.output.find(s), std::string::npos) << "no '" << s << "' in\n" << r.output;
+  for (auto& s : GetParam().must_say)
+    EXPECT_NE(r.output.find(s), std::string::npos) << "no '" << s << "' in\n" << r.output;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     All, ListErrors,
     ::testing::Values(
-        BadList{"SweepEmptyLoads", "sweep " + kShort + "--loads ''", {"--loads ''", "an empty list", "FIRST:LAST:STEP"}},
+        BadList{"SweepEmptyLoads", "sweep " + kShort + "--loads ''",
+                {"--loads ''", "an empty list", "FIRST:LAST:STEP"}},
         BadList{"SweepEmptyItem", "sweep " + kShort + "--loads 0.3,,0.6", {"--loads '0.3,,0.6'", "item 2 is empty"}},
         BadList{"SweepTrailingItem", "sweep " + kShort + "--vary router.vcs=2,4, --loads 0.3",
                 {"--vary router.vcs '2,4,'", "item 3 is empty"}},
