@@ -403,8 +403,7 @@ int cmd_sweep(const SweepArgs& a) {
   std::optional<ScratchDir> scratch;
   if (!keep) scratch.emplace("sweep");
   const fs::path dir = keep ? fs::path(a.out_dir) / "points" : fs::path(scratch->path());
-  if (keep) {
-    check_output("--out-dir", a.out_dir, OutputKind::Dir);
+  if (keep) {  // --out-dir was checked when the command line was parsed
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) throw ConfigError(fmt::format("output error: --out-dir '{}': cannot create '{}': {}", a.out_dir,

@@ -140,7 +140,7 @@ int run_reproduce(const ReproduceArgs& a) {
     }
     chosen.push_back(load(n));
   }
-  check_output("--out", a.out_dir, OutputKind::Dir);
+  check_output("--out", a.out_dir, OutputKind::Dir);  // the default is not checked by the parser
   const fs::path dir = a.out_dir;
   if (!a.dry_run) {
     std::error_code ec;
@@ -149,40 +149,39 @@ int run_reproduce(const ReproduceArgs& a) {
   }
   int failed = 0;
   bool config_error = false;
-  for (const Preset& preset : chosen) {
-    const Preset* p = &preset;
-    const std::string prefix = (dir / p->name).string();
+  for (const Preset& p : chosen) {
+    const std::string prefix = (dir / p.name).string();
     std::map<std::string, std::string> vars = {
         {"{json}", prefix + ".json"}, {"{csv}", prefix + ".csv"}, {"{prefix}", prefix}};
     Job job;
     job.quiet = false;
-    for (auto& arg : p->command) job.args.push_back(substitute(arg, vars));  // e.g. --heatmap {prefix}.heat.csv
-    if (a.quick) job.args.insert(job.args.end(), p->quick.begin(), p->quick.end());
-    if (a.jobs > 0 && (p->command[0] == "sweep" || p->command[0] == "compare"))
+    for (auto& arg : p.command) job.args.push_back(substitute(arg, vars));  // e.g. --heatmap {prefix}.heat.csv
+    if (a.quick) job.args.insert(job.args.end(), p.quick.begin(), p.quick.end());
+    if (a.jobs > 0 && (p.command[0] == "sweep" || p.command[0] == "compare"))
       job.args.insert(job.args.end(), {"-j", std::to_string(a.jobs)});
-    for (auto& o : p->outputs) job.args.insert(job.args.end(), {"--" + o, vars["{" + o + "}"]});
+    for (auto& o : p.outputs) job.args.insert(job.args.end(), {"--" + o, vars["{" + o + "}"]});
     std::string line = "nwnsim";
     for (auto& s : job.args) line += " " + s;
-    std::cout << "== " << p->name << ": " << p->title << (a.quick ? " (quick)" : "") << "\n$ " << line << "\n"
+    std::cout << "== " << p.name << ": " << p.title << (a.quick ? " (quick)" : "") << "\n$ " << line << "\n"
               << std::flush;
     if (a.dry_run) continue;
     std::vector<Job> jobs{job};
     run_jobs(jobs, 1, [](std::size_t) {});
     if (jobs[0].exit_code != 0) {
-      std::cerr << fmt::format("reproduce: {} failed (exit {})\n", p->name, jobs[0].exit_code);
+      std::cerr << fmt::format("reproduce: {} failed (exit {})\n", p.name, jobs[0].exit_code);
       config_error |= jobs[0].exit_code == 2;
       ++failed;
       continue;
     }
-    if (!p->plot.empty() && !a.no_plot) {
+    if (!p.plot.empty() && !a.no_plot) {
       // The plot runs in the source tree (scripts/...), so its paths are absolute.
       const std::string abs = fs::absolute(prefix).string();
       const std::map<std::string, std::string> plot_vars = {
           {"{json}", abs + ".json"}, {"{csv}", abs + ".csv"}, {"{prefix}", abs}};
       std::string cmd = "cd '" + std::string(NWNSIM_SOURCE_DIR) + "' && /usr/bin/python3";
-      for (auto& s : p->plot) cmd += " '" + substitute(s, plot_vars) + "'";
+      for (auto& s : p.plot) cmd += " '" + substitute(s, plot_vars) + "'";
       if (std::system(cmd.c_str()) != 0) {
-        std::cerr << "reproduce: the plot of " << p->name << " failed: " << cmd << "\n";
+        std::cerr << "reproduce: the plot of " << p.name << " failed: " << cmd << "\n";
         ++failed;
       }
     }
