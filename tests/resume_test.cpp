@@ -298,6 +298,31 @@ TEST(Interrupt, CompareLeavesNoChildAndNoScratch) {
   EXPECT_NE(slurp(log).find("interrupted by SIGINT"), std::string::npos) << slurp(log);
 }
 
+// reproduce forwards SIGTERM through its sweep to the simulations; the
+// sweep's kept points resume on the next run.
+TEST(Interrupt, ReproduceStopsItsSweepWhichResumes) {
+  const std::string presets = fresh_dir("presets"), out = fresh_dir("out");
+  fs::create_directories(presets);
+  std::ofstream(presets + "/long.toml")
+      << "title = \"a long sweep\"\n"
+         "command = [\"sweep\", \"--set\", \"router.radix=64\", \"--set\", \"sim.measure_cycles=100000\", "
+         "\"--loads\", \"0.1,0.2,0.3,0.4\", \"-j\", \"2\", \"--out-dir\", \"{prefix}-points\"]\n"
+         "outputs = [\"json\"]\n";
+  const std::string args = "reproduce long --presets " + presets + " --out " + out;
+  const pid_t pid = start_nwnsim(args, temp_path("log"));
+  for (int i = 0; i < 300 && processes_mentioning(out + "/long-points/points/") == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_GT(processes_mentioning(out + "/long-points/points/"), 0) << slurp(temp_path("log"));
+  kill(pid, SIGTERM);
+  EXPECT_EQ(wait_exit_code(pid), 143) << slurp(temp_path("log"));
+  EXPECT_EQ(processes_mentioning(out), 0) << "simulations left running";
+  EXPECT_EQ(unfinished_files(out + "/long-points"), 0);
+  EXPECT_FALSE(fs::exists(out + "/long.json"));
+  auto rerun = nwnsim(args);
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.output;
+  EXPECT_EQ(nlohmann::json::parse(slurp(out + "/long.json"))["points"].size(), 4u);
+}
+
 // Every command checks its output paths before it simulates: a path that
 // cannot be written is an exit-2 error naming the flag and the path.
 TEST(OutputPaths, CheckedBeforeAnythingRuns) {
