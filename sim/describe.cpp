@@ -90,6 +90,7 @@ struct ComplexityArgs {
   std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,hxv,hx05,hx10,bb";
   int radix = 64;
   std::string radices;
+  bool radices_given = false;  // --radices '' is an error, not --radix
   std::string reference = "hc";
   std::string csv_path, json_path;
 };
@@ -99,8 +100,19 @@ std::string num(double x) { return x == double(long(x)) ? fmt::format("{}", long
 int run_complexity(const ComplexityArgs& a) {
   const auto orgs = split_list(a.orgs, "--orgs");
   std::vector<int> radices;
-  if (!a.radices.empty())
-    for (auto& r : split_list(a.radices, "--radices")) radices.push_back(std::stoi(r));
+  if (a.radices_given)
+    for (auto& r : split_list(a.radices, "--radices")) {
+      std::size_t pos = 0;
+      int k = 0;
+      try {
+        k = std::stoi(r, &pos);
+      } catch (const std::exception&) {
+      }
+      if (pos != r.size() || k < 2 || k > 4096)
+        throw ConfigError("config error: --radices '" + a.radices + "': item '" + r +
+                          "' (allowed: radices from 2 to 4096, comma-separated)");
+      radices.push_back(k);
+    }
   if (radices.empty()) radices.push_back(a.radix);
   const bool relative = radices.size() > 1;
   Table t;
@@ -178,7 +190,10 @@ CommandRegistration reg_complexity([](CLI::App& app, int& exit_code) {
   c->add_option("--reference", args->reference, "organization the rel- columns divide by")->capture_default_str();
   output_option(c->add_option("--csv", args->csv_path, "write the table as CSV"));
   output_option(c->add_option("--json", args->json_path, "write the figures as JSON"));
-  c->callback([args, &exit_code] { exit_code = run_complexity(*args); });
+  c->callback([args, c, &exit_code] {
+    args->radices_given = c->count("--radices") > 0;
+    exit_code = run_complexity(*args);
+  });
 });
 
 }  // namespace

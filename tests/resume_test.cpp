@@ -470,6 +470,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadList{"CompareReferenceNotCompared", "compare --orgs cn,fc --reference hc",
                 {"--reference 'hc'", "not a compared organization", "cn,fc"}},
         BadList{"ComplexityEmptyItem", "complexity --radices 16,,36", {"--radices '16,,36'", "item 2 is empty"}},
+        BadList{"ComplexityEmptyRadices", "complexity --radices ''", {"--radices ''", "an empty list"}},
+        BadList{"ComplexityBadRadix", "complexity --radices 16,x", {"--radices '16,x'", "item 'x'", "from 2 to 4096"}},
         BadList{"TopoCaseEmptyItem", "topo analyze --case 'network.topology=fclos;;router.radix=8'",
                 {"--case", "item 2 is empty"}}),
     [](const auto& info) { return std::string(info.param.name); });
