@@ -360,7 +360,8 @@ int cmd_sweep(const SweepArgs& a) {
   if (vary.empty()) vary.push_back({"--loads", "traffic.load=0.1:1.0:0.1"});
   for (auto& [flag, v] : vary) {
     auto eq = v.find('=');
-    if (eq == std::string::npos) throw ConfigError("sweep error: --vary '" + v + "': expected KEY=VALUES");
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError("sweep error: --vary '" + v + "': expected KEY=VALUES (keys: nwnsim config --keys)");
     const std::string key = v.substr(0, eq);
     const std::string what = flag == "--loads" ? flag : flag + " " + key;
     auto values = expand_values(what, v.substr(eq + 1));
