@@ -1,9 +1,5 @@
 #include "occupancy_vcd.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
-
 #include <fmt/format.h>
 
 #include "network.hpp"
@@ -57,8 +53,9 @@ OccupancyVcd::OccupancyVcd(sc_core::sc_module_name name, const Router& router, c
       file_(path, "the VCD sim.vcd_file =") {
   const std::string prefix = std::string(router.basename()) + ".";
   std::size_t next_id = 0;
-  std::fprintf(file_.get(), "$comment nwnsim occupancy of %s: flits in flight per internal channel, flits buffered per "
-                      "subswitch input; cycles %llu to %llu, %llu ps per cycle $end\n",
+  std::fprintf(file_.get(),
+               "$comment nwnsim occupancy of %s: flits in flight per internal channel, flits buffered per "
+               "subswitch input; cycles %llu to %llu, %llu ps per cycle $end\n",
                router.basename(), static_cast<unsigned long long>(from), static_cast<unsigned long long>(until_ - 1),
                static_cast<unsigned long long>(period_ps_));
   std::fputs("$timescale 1ps $end\n", file_.get());

@@ -1,10 +1,7 @@
 #include "packet_trace.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <limits>
-#include <stdexcept>
 
 #include "../models/link.hpp"
 #include "network.hpp"

@@ -3,8 +3,6 @@
 // packets do not drain or it accepts less than --accept-ratio (0.99) of the
 // load it was offered, i.e. its source queues grow. Each probe runs in a
 // child process.
-#include <unistd.h>
-
 #include <filesystem>
 #include <iostream>
 
