@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -336,13 +337,14 @@ void check_and_write_manifest(const fs::path& out_dir, const json& base, const s
 // Removes what interrupted runs of these points left in `dir` (".part"
 // outputs of children, write_file temporaries); other points' are not ours
 // (array tasks share the directory).
-void remove_unfinished(const fs::path& dir, const std::vector<std::string>& names) {
+void remove_unfinished(const fs::path& dir, const std::vector<std::string>& point_names) {
+  const std::set<std::string> names(point_names.begin(), point_names.end());
   std::error_code ec;
   for (auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
     const std::size_t json_end = name.find(".json");
     if (!is_unfinished_output(name) || json_end == std::string::npos) continue;
-    if (std::find(names.begin(), names.end(), name.substr(0, json_end + 5)) != names.end()) fs::remove(e.path(), ec);
+    if (names.count(name.substr(0, json_end + 5))) fs::remove(e.path(), ec);
   }
 }
 
