@@ -29,7 +29,7 @@ Interrupted::Interrupted(int sig)
       signal(sig) {}
 
 const std::string& nwnsim_version() {
-  static const std::string v = std::string(NWNSIM_VERSION) + "+" + fnv1a_hex(read_file(self_executable()));
+  static const std::string v = std::string(NWNSIM_VERSION) + "+" + fnv1a_hex(read_file("/proc/self/exe"));
   return v;
 }
 
@@ -105,6 +105,7 @@ class SignalForwarding {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
+// `exe` is argv[0], the name the child shows.
 pid_t spawn(const std::string& exe, const Job& job) {
   std::vector<std::string> argv_s;
   argv_s.push_back(exe);
@@ -134,7 +135,9 @@ pid_t spawn(const std::string& exe, const Job& job) {
       const int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
       if (fd >= 0) dup2(fd, 1);
     }
-    execve(exe.c_str(), argv.data(), environ);
+    // This very build, even if the file was rebuilt since: the parent
+    // stamps the child's results with its own version.
+    execve("/proc/self/exe", argv.data(), environ);
     _exit(127);
   }
   const int err = errno;
