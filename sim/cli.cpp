@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -45,8 +47,9 @@ void add_config_args(CLI::App* cmd, ConfigArgs& a) {
   cmd->add_option("--allocator", a.allocator,
                   "model: the C++ allocators; rtl: the Verilated RTL in every subswitch (router.allocator_impl)")
       ->check(CLI::IsMember({"model", "rtl"}));
-  cmd->add_option("--trace-rtl", a.trace_rtl,
-                  "VCD of one RTL switch allocator (router.rtl_trace_file; window: router.rtl_trace_from/_cycles)")
+  output_option(cmd->add_option("--trace-rtl", a.trace_rtl,
+                                "VCD of one RTL switch allocator (router.rtl_trace_file; window: "
+                                "router.rtl_trace_from/_cycles)"))
       ->type_name("FILE");
   cmd->add_option("--threads", a.threads, "threads per simulation (sim.threads); results do not depend on it")
       ->check(CLI::Range(1, 256));
@@ -63,25 +66,25 @@ Config load_config(const ConfigArgs& a) {
 }
 
 // "0.1:0.9:0.1" (inclusive range) or "1,2,4" (list) -> texts.
-std::vector<std::string> expand_values(const std::string& key, const std::string& spec) {
+// `what` is the flag, e.g. "--loads" or "--vary router.vcs".
+std::vector<std::string> expand_values(const std::string& what, const std::string& spec) {
   std::vector<std::string> out;
   if (spec.find(':') != std::string::npos) {
     double a, b, step;
     char c1, c2;
     std::istringstream is(spec);
     if (!(is >> a >> c1 >> b >> c2 >> step) || c1 != ':' || c2 != ':' || step <= 0 || b < a || !is.eof())
-      throw ConfigError("sweep error: --vary " + key + "=" + spec +
-                        ": a range is FIRST:LAST:STEP with STEP > 0 and LAST >= FIRST");
+      throw ConfigError("sweep error: " + what + " '" + spec +
+                        "': a range is FIRST:LAST:STEP with STEP > 0 and LAST >= FIRST");
     const long n = long(std::floor((b - a) / step + 1e-9)) + 1;
-    if (n > 100000) throw ConfigError("sweep error: --vary " + key + "=" + spec + " gives more than 100000 values");
+    if (n > 100000) throw ConfigError("sweep error: " + what + " '" + spec + "' gives more than 100000 values");
     for (long i = 0; i < n; ++i) {
       double v = a + double(i) * step;
       out.push_back(fmt::format("{}", std::round(v * 1e9) / 1e9));
     }
   } else {
-    out = split_list(spec);
+    out = split_list(spec, what, ',', "FIRST:LAST:STEP or a list of values");
   }
-  if (out.empty()) throw ConfigError("sweep error: --vary " + key + " has no values");
   return out;
 }
 
@@ -163,6 +166,9 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
   if (!heatmap_path.empty()) cfg.set("sim.heatmap", "true", "--heatmap");
   if (!debug.trace_packets.empty()) cfg.set("sim.packet_trace_file", debug.trace_packets, "--trace-packets");
   if (!debug.vcd.empty()) cfg.set("sim.vcd_file", debug.vcd, "--vcd");
+  // Output files named in the config, checked before simulating like the flags.
+  for (const char* key : {"sim.packet_trace_file", "sim.vcd_file", "router.rtl_trace_file"})
+    if (!cfg.get_string(key).empty()) check_output(key, cfg.get_string(key), OutputKind::File);
   PerfResult perf;
   RunResult r = run_experiment(cfg, perf_path.empty() ? nullptr : &perf, [&](const Network& net) {
     if (!heatmap_path.empty()) write_file(heatmap_path, heatmap_csv(net));
@@ -202,6 +208,7 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
 struct SweepArgs {
   ConfigArgs config;
   std::string loads;
+  bool loads_given = false;  // --loads '' is an error, not the default loads
   std::vector<std::string> vary;
   int jobs = 0;
   std::string json_path, csv_path;
@@ -216,8 +223,8 @@ std::string format_duration(double s) {
   return t >= 3600 ? fmt::format("{}h{:02}m", t / 3600, t / 60 % 60) : fmt::format("{}m{:02}s", t / 60, t % 60);
 }
 
-// The file of a point in a sweep's out_dir: its index and its settings, so a
-// resumed sweep with the same grid finds it and a changed grid does not.
+// The file of a point in a sweep's out_dir: its index and its settings, for
+// people to read. What identifies the point is the config inside it.
 std::string point_file_name(std::size_t i, const std::vector<std::string>& keys, const std::vector<std::string>& vals) {
   std::string name = fmt::format("p{:05}", i);
   for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -229,23 +236,138 @@ std::string point_file_name(std::size_t i, const std::vector<std::string>& keys,
   return name + ".json";
 }
 
+// "key: old -> new" for every key whose value differs between two configs
+// (as JSON), keys in `skip` left out.
+std::vector<std::string> config_differences(const json& was, const json& now, const std::vector<std::string>& skip) {
+  std::vector<std::string> out;
+  auto skipped = [&](const std::string& k) { return std::find(skip.begin(), skip.end(), k) != skip.end(); };
+  for (auto& [k, v] : now.items())
+    if (!skipped(k) && (!was.contains(k) || was[k] != v))
+      out.push_back(fmt::format("{}: {} -> {}", k, was.contains(k) ? was[k].dump() : "(none)", v.dump()));
+  for (auto& [k, v] : was.items())
+    if (!skipped(k) && !now.contains(k)) out.push_back(fmt::format("{}: {} -> (none)", k, v.dump()));
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string s;
+  for (auto& i : items) s += (s.empty() ? "" : ", ") + i;
+  return s;
+}
+
+// A finished point: its complete effective config, the nwnsim that ran it,
+// its results, and a checksum of the three (FNV-1a of their canonical JSON:
+// sorted keys, no spaces), so a damaged or edited point is never merged.
+std::string point_checksum(const json& p) {
+  const nlohmann::json canonical = {{"config", nlohmann::json::parse(p.at("config").dump())},
+                                    {"results", nlohmann::json::parse(p.at("results").dump())},
+                                    {"version", p.at("version")}};
+  return "fnv1a64:" + fnv1a_hex(canonical.dump());
+}
+
+json point_record(const json& config, const json& results) {
+  json p;
+  p["nwnsim"] = "sweep-point";
+  p["version"] = nwnsim_version();
+  p["config"] = config;
+  p["results"] = results;
+  p["checksum"] = point_checksum(p);
+  return p;
+}
+
+// Why the point file `path` is not the finished point of config `want` by
+// this nwnsim, or "" when it is (its results then go to `results`).
+std::string point_problem(const fs::path& path, const json& want, json& results) {
+  json p;
+  try {
+    p = json::parse(read_file(path.string()));
+  } catch (const std::exception&) {
+    return "not valid JSON (empty, truncated or damaged)";
+  }
+  if (!p.is_object() || !p.contains("config") || !p["config"].is_object() || !p.contains("results") ||
+      !p["results"].is_object() || !p.contains("version") || !p["version"].is_string() || !p.contains("checksum"))
+    return "not a finished sweep point (its config, results, version or checksum is missing)";
+  if (p["checksum"] != point_checksum(p)) return "its checksum does not match its contents (damaged or edited)";
+  if (p["version"] != nwnsim_version())
+    return fmt::format("written by nwnsim {}, not by this build ({})", p["version"].get<std::string>(),
+                       nwnsim_version());
+  const auto diff = config_differences(p["config"], want, {});
+  if (!diff.empty()) return "it ran another config (" + joined(diff) + ")";
+  results = p["results"];
+  return "";
+}
+
+// out_dir/manifest.json records the base config of the sweep kept there. A
+// rerun with another base config would mix two experiments in one merge:
+// it is an error that says what differs. The grid may change (the varied
+// keys of either grid are not compared): points are matched one by one.
+void check_and_write_manifest(const fs::path& out_dir, const json& base, const std::vector<std::string>& keys,
+                              const std::vector<std::vector<std::string>>& points) {
+  const fs::path file = out_dir / "manifest.json";
+  if (fs::exists(file)) {
+    json m;
+    try {
+      m = json::parse(read_file(file.string()));
+    } catch (const std::exception&) {
+    }
+    if (m.is_object() && m.contains("config") && m["config"].is_object()) {
+      std::vector<std::string> skip = keys;
+      if (m.contains("keys") && m["keys"].is_array())
+        for (auto& k : m["keys"])
+          if (k.is_string()) skip.push_back(k.get<std::string>());
+      const auto diff = config_differences(m["config"], base, skip);
+      if (!diff.empty())
+        throw ConfigError(fmt::format(
+            "sweep error: --out-dir '{}' holds a sweep of another base config ({}; as in the directory -> as now). "
+            "Use another --out-dir, or delete '{}' to start over",
+            out_dir.string(), joined(diff), out_dir.string()));
+    } else {
+      std::cerr << fmt::format("nwnsim sweep: {} is damaged; every point is checked on its own\n", file.string());
+    }
+  }
+  json manifest;
+  manifest["nwnsim"] = "sweep-manifest";
+  manifest["version"] = nwnsim_version();
+  manifest["config"] = base;
+  manifest["keys"] = keys;
+  manifest["points"] = points;
+  write_file(file.string(), manifest.dump(2) + "\n");
+}
+
+// Removes what interrupted runs of these points left in `dir` (".part"
+// outputs of children, write_file temporaries); other points' are not ours
+// (array tasks share the directory).
+void remove_unfinished(const fs::path& dir, const std::vector<std::string>& point_names) {
+  const std::set<std::string> names(point_names.begin(), point_names.end());
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    const std::size_t json_end = name.find(".json");
+    if (!is_unfinished_output(name) || json_end == std::string::npos) continue;
+    if (names.count(name.substr(0, json_end + 5))) fs::remove(e.path(), ec);
+  }
+}
+
 int cmd_sweep(const SweepArgs& a) {
   Config base = load_config(a.config);  // validates the file and overrides up front
-  for (const char* key : {"sim.packet_trace_file", "sim.vcd_file"})
+  for (const char* key : {"sim.packet_trace_file", "sim.vcd_file", "router.rtl_trace_file"})
     if (!base.get_string(key).empty())
       throw ConfigError(std::string("sweep error: ") + key + " = '" + base.get_string(key) +
                         "': every point of a sweep would write that one file; debug outputs are for one point "
                         "(nwnsim run)");
   std::vector<std::pair<std::string, std::vector<std::string>>> axes;
-  std::vector<std::string> vary = a.vary;
-  if (!a.loads.empty()) vary.push_back("traffic.load=" + a.loads);
-  if (vary.empty()) vary.push_back("traffic.load=0.1:1.0:0.1");
-  for (auto& v : vary) {
+  std::vector<std::pair<std::string, std::string>> vary;  // (flag, KEY=SPEC)
+  for (auto& v : a.vary) vary.push_back({"--vary", v});
+  if (a.loads_given) vary.push_back({"--loads", "traffic.load=" + a.loads});
+  if (vary.empty()) vary.push_back({"--loads", "traffic.load=0.1:1.0:0.1"});
+  for (auto& [flag, v] : vary) {
     auto eq = v.find('=');
-    if (eq == std::string::npos) throw ConfigError("sweep error: --vary '" + v + "': expected KEY=VALUES");
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError("sweep error: --vary '" + v + "': expected KEY=VALUES (keys: nwnsim config --keys)");
     const std::string key = v.substr(0, eq);
-    auto values = expand_values(key, v.substr(eq + 1));
-    for (auto& val : values) Config(base).set(key, val, "--vary " + v);  // validate every value now
+    const std::string what = flag == "--loads" ? flag : flag + " " + key;
+    auto values = expand_values(what, v.substr(eq + 1));
+    for (auto& val : values) Config(base).set(key, val, what);  // validate every value now
     axes.push_back({key, values});
   }
   // Cartesian product, last axis fastest.
@@ -268,19 +390,39 @@ int cmd_sweep(const SweepArgs& a) {
                                   points.size(), points.size() - 1));
   if ((a.point >= 0 || a.merge_only || !a.emit.empty()) && a.out_dir.empty())
     throw ConfigError("sweep error: --point, --merge-only and --emit need --out-dir DIR");
+  if (!a.emit.empty() && a.emit != "slurm") throw ConfigError("sweep error: --emit '" + a.emit + "' (allowed: slurm)");
+
+  // Each point's complete effective config: what its results are matched by.
+  std::vector<json> want(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    Config c = base;
+    for (std::size_t k = 0; k < keys.size(); ++k) c.set(keys[k], points[i][k], "--vary");
+    want[i] = c.to_json();
+  }
 
   // Where each point's JSON goes: out_dir/points/ (kept, so an interrupted
-  // sweep resumes) or a temporary directory.
+  // sweep resumes) or a scratch directory.
   const bool keep = !a.out_dir.empty();
-  const fs::path dir = keep ? fs::path(a.out_dir) / "points"
-                            : fs::temp_directory_path() / fmt::format("nwnsim-sweep-{}", getpid());
-  fs::create_directories(dir);
+  std::optional<ScratchDir> scratch;
+  if (!keep) scratch.emplace("sweep");
+  const fs::path dir = keep ? fs::path(a.out_dir) / "points" : fs::path(scratch->path());
+  if (keep) {  // --out-dir was checked when the command line was parsed
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw ConfigError(fmt::format("output error: --out-dir '{}': cannot create '{}': {}", a.out_dir,
+                                          dir.string(), ec.message()));
+    check_and_write_manifest(a.out_dir, base.to_json(), keys, points);
+  }
   auto path_of = [&](std::size_t i) { return dir / point_file_name(i, keys, points[i]); };
+  // The base config's arguments, as every child and array task gets them.
+  std::vector<std::string> base_args;
+  if (!a.config.file.empty()) base_args.push_back(a.config.file);
+  for (auto& s : a.config.sets) base_args.insert(base_args.end(), {"--set", s});
+  if (!a.config.allocator.empty()) base_args.insert(base_args.end(), {"--allocator", a.config.allocator});
+  if (a.config.threads > 0) base_args.insert(base_args.end(), {"--threads", std::to_string(a.config.threads)});
   auto child_args = [&](std::size_t i) {
     std::vector<std::string> args = {"run"};
-    if (!a.config.file.empty()) args.push_back(a.config.file);
-    for (auto& s : a.config.sets) args.insert(args.end(), {"--set", s});
-    if (!a.config.allocator.empty()) args.insert(args.end(), {"--allocator", a.config.allocator});
+    args.insert(args.end(), base_args.begin(), base_args.end());
     for (std::size_t k = 0; k < keys.size(); ++k) args.insert(args.end(), {"--set", keys[k] + "=" + points[i][k]});
     return args;
   };
@@ -288,16 +430,12 @@ int cmd_sweep(const SweepArgs& a) {
   if (a.emit == "slurm") {
     // A Slurm job array: task i runs point i into out_dir/points; a last
     // `--merge-only` with the same arguments merges them.
-    json manifest;
-    manifest["nwnsim"] = "sweep-manifest";
-    manifest["config"] = base.to_json();
-    manifest["keys"] = keys;
-    manifest["points"] = points;
-    write_file((fs::path(a.out_dir) / "manifest.json").string(), manifest.dump(2) + "\n");
     std::string self = "'" + self_executable() + "' sweep";
-    if (!a.config.file.empty()) self += " '" + a.config.file + "'";
-    for (auto& s : a.config.sets) self += " --set '" + s + "'";
-    for (auto& v : vary) self += " --vary '" + v + "'";
+    // Tasks may start elsewhere: the config file by its absolute path.
+    for (std::size_t k = 0; k < base_args.size(); ++k)
+      self += " '" + (k == 0 && !a.config.file.empty() ? fs::absolute(a.config.file).string() : base_args[k]) + "'";
+    for (auto& v : a.vary) self += " --vary '" + v + "'";
+    if (a.loads_given) self += " --loads '" + a.loads + "'";
     self += " --out-dir '" + fs::absolute(a.out_dir).string() + "'";
     std::string script = fmt::format(
         "#!/bin/bash\n"
@@ -312,26 +450,36 @@ int cmd_sweep(const SweepArgs& a) {
     write_file((fs::path(a.out_dir) / "sweep.slurm").string(), script);
     std::cout << fmt::format("wrote {}/sweep.slurm ({} array tasks) and manifest.json\n", a.out_dir, points.size());
     return 0;
-  } else if (!a.emit.empty()) {
-    throw ConfigError("sweep error: --emit '" + a.emit + "' (allowed: slurm)");
   }
 
+  // A kept point is reused only when it is whole and is this point's config
+  // run by this nwnsim; anything else is named and run again.
   std::vector<std::size_t> todo;
   std::size_t resumed = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (a.point >= 0 && long(i) != a.point) continue;
     if (keep && fs::exists(path_of(i))) {
-      ++resumed;
-      continue;
+      json r;
+      const std::string problem = point_problem(path_of(i), want[i], r);
+      if (problem.empty()) {
+        ++resumed;
+        continue;
+      }
+      std::cerr << fmt::format("nwnsim sweep: {}: {}; {}\n", path_of(i).string(), problem,
+                               a.merge_only ? "not merged" : "running it again");
+      if (!a.merge_only) fs::remove(path_of(i));
     }
     todo.push_back(i);
   }
   if (a.merge_only) todo.clear();
+  std::vector<std::string> todo_names;
+  for (std::size_t i : todo) todo_names.push_back(path_of(i).filename().string());
+  remove_unfinished(dir, todo_names);  // left by a run that was killed
   std::vector<Job> jobs(todo.size());
   for (std::size_t t = 0; t < todo.size(); ++t) {
     jobs[t].args = child_args(todo[t]);
-    // Written under a temporary name and renamed when the point finishes, so
-    // an interrupted point never looks finished.
+    // The child's output; the point file is written from it when the child
+    // has finished, so an interrupted point never looks finished.
     jobs[t].args.insert(jobs[t].args.end(), {"--json", path_of(todo[t]).string() + ".part", "--quiet"});
   }
   if (resumed && !a.merge_only)
@@ -340,26 +488,60 @@ int cmd_sweep(const SweepArgs& a) {
   const bool tty = isatty(2);
   std::size_t done = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  run_jobs(jobs, parallel, [&](std::size_t t) {
-    ++done;
+  auto finish_point = [&](std::size_t t) {
     const std::size_t i = todo[t];
-    if (jobs[t].exit_code == 0) fs::rename(path_of(i).string() + ".part", path_of(i));
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string eta = format_duration(elapsed / double(done) * double(jobs.size() - done));
-    std::string what;
-    for (std::size_t k = 0; k < keys.size(); ++k) what += (k ? " " : "") + keys[k] + "=" + points[i][k];
-    if (tty)
-      std::cerr << fmt::format("\r\033[K[{}/{}] {} elapsed, ETA {}", done, jobs.size(), format_duration(elapsed), eta)
-                << std::flush;
-    else
-      std::cerr << fmt::format("[{}/{}] {}: {} (ETA {})\n", done, jobs.size(), what,
-                               jobs[t].exit_code == 0 ? "done" : fmt::format("failed, exit {}", jobs[t].exit_code),
-                               eta);
-    if (tty && jobs[t].exit_code != 0)
-      std::cerr << fmt::format("\npoint {} ({}) failed (exit {})\n", i, what, jobs[t].exit_code);
-  });
+    const std::string part = path_of(i).string() + ".part";
+    std::string problem;
+    json run;
+    try {
+      run = json::parse(read_file(part));
+      const auto diff = config_differences(run.at("config"), want[i], {});
+      if (!diff.empty()) problem = "it ran another config (" + joined(diff) + ")";
+    } catch (const json::exception& e) {
+      problem = std::string("unreadable: ") + e.what();
+    }
+    if (problem.empty()) {
+      write_file(path_of(i).string(), point_record(want[i], run.at("results")).dump(2) + "\n");
+    } else {
+      std::cerr << fmt::format("\nnwnsim sweep: {}: {}\n", part, problem);
+      jobs[t].exit_code = kExitFailure;
+    }
+    fs::remove(part);
+  };
+  try {
+    run_jobs(jobs, parallel, [&](std::size_t t) {
+      ++done;
+      const std::size_t i = todo[t];
+      if (jobs[t].exit_code == 0) finish_point(t);
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const std::string eta = format_duration(elapsed / double(done) * double(jobs.size() - done));
+      std::string what;
+      for (std::size_t k = 0; k < keys.size(); ++k) what += (k ? " " : "") + keys[k] + "=" + points[i][k];
+      if (tty)
+        std::cerr << fmt::format("\r\033[K[{}/{}] {} elapsed, ETA {}", done, jobs.size(), format_duration(elapsed),
+                                 eta)
+                  << std::flush;
+      else
+        std::cerr << fmt::format("[{}/{}] {}: {} (ETA {})\n", done, jobs.size(), what,
+                                 jobs[t].exit_code == 0 ? "done" : fmt::format("failed, exit {}", jobs[t].exit_code),
+                                 eta);
+      if (tty && jobs[t].exit_code != 0)
+        std::cerr << fmt::format("\npoint {} ({}) failed (exit {})\n", i, what, jobs[t].exit_code);
+    });
+  } catch (const Interrupted&) {
+    remove_unfinished(dir, todo_names);
+    if (keep)
+      std::cerr << fmt::format("{}nwnsim sweep: interrupted; finished points are kept in {}: rerun the same command "
+                               "to resume\n",
+                               tty ? "\n" : "", dir.string());
+    throw;
+  }
   if (tty && !jobs.empty()) std::cerr << "\n";
-  if (a.point >= 0) return jobs.empty() || jobs[0].exit_code == 0 ? 0 : kExitFailure;
+  // A child's config error (exit 2) is the sweep's.
+  const bool config_error =
+      std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.exit_code == kExitConfig; });
+  const int failure = config_error ? kExitConfig : kExitFailure;
+  if (a.point >= 0) return jobs.empty() || jobs[0].exit_code == 0 ? 0 : failure;
 
   std::vector<json> results(points.size());
   json all = json::array();
@@ -367,17 +549,16 @@ int cmd_sweep(const SweepArgs& a) {
   for (std::size_t i = 0; i < points.size(); ++i) {
     json point;
     for (std::size_t k = 0; k < keys.size(); ++k) point["set"][keys[k]] = points[i][k];
-    if (fs::exists(path_of(i))) {
-      json r = json::parse(read_file(path_of(i).string()));
-      results[i] = r["results"];
-      point["results"] = r["results"];
+    json r;
+    if (fs::exists(path_of(i)) && point_problem(path_of(i), want[i], r).empty()) {
+      results[i] = r;
+      point["results"] = r;
     } else {
       ++failed;
       point["missing"] = true;
     }
     all.push_back(point);
   }
-  if (!keep) fs::remove_all(dir);
   json out;
   out["nwnsim"] = "sweep";
   out["config"] = base.to_json();
@@ -397,7 +578,7 @@ int cmd_sweep(const SweepArgs& a) {
   if (failed) {
     std::cerr << fmt::format("nwnsim sweep: {} point(s) {}; run one with 'nwnsim run' to see why\n", failed,
                              a.merge_only ? "missing" : "failed");
-    return kExitFailure;
+    return failure;
   }
   return 0;
 }
@@ -463,8 +644,8 @@ int cmd_bench(bool quick, bool large, int threads, const std::string& json_path)
     network_case("fclos32768-cn64-ur-0.3", with(big, {"router.org=cn"}));
     network_case("fclos32768-fc64-ur-0.3", with(big, {"router.org=fc"}));
   }
-  const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-bench-{}", getpid());
-  fs::create_directories(tmp);
+  const ScratchDir scratch("bench");
+  const fs::path tmp = scratch.path();
   Table t;
   t.header = {"case", "threads", "cycles", "wall-s", "cycles/s", "flit-hops/s", "ns/flit-hop", "peak-MB"};
   json out = json::array();
@@ -497,7 +678,6 @@ int cmd_bench(bool quick, bool large, int threads, const std::string& json_path)
     c["flit_hops"] = run["results"]["flit_hops"];
     out.push_back(c);
   }
-  fs::remove_all(tmp);
   std::cout << "nwnsim bench" << (quick ? " --quick" : "") << " (common: ";
   for (std::size_t i = 0; i < common.size(); ++i) std::cout << (i ? " " : "") << common[i];
   std::cout << ")\n" << t.render();
@@ -531,9 +711,7 @@ int cmd_config(const ConfigArgs& ca, bool keys, bool markdown) {
   return 0;
 }
 
-}  // namespace
-
-int nwnsim_main(int argc, char** argv) {
+int run_command(int argc, char** argv) {
   CLI::App app{"nwnsim: cycle-level SystemC model of high-radix router microarchitecture"};
   app.require_subcommand(1);
 
@@ -542,36 +720,40 @@ int nwnsim_main(int argc, char** argv) {
   bool run_quiet = false;
   auto* run = app.add_subcommand("run", "simulate one point and print its results");
   add_config_args(run, run_cfg);
-  run->add_option("--json", run_json, "write config and results as JSON");
-  run->add_option("--csv", run_csv, "write results as one CSV row with header");
-  run->add_option("--perf-json", run_perf, "write wall time, cycles/s and peak memory (machine-dependent) as JSON");
+  output_option(run->add_option("--json", run_json, "write config and results as JSON"));
+  output_option(run->add_option("--csv", run_csv, "write results as one CSV row with header"));
+  output_option(run->add_option("--perf-json", run_perf,
+                                "write wall time, cycles/s and peak memory (machine-dependent) as JSON"));
   run->add_flag("--quiet", run_quiet, "print nothing on success");
   RunDebugArgs run_debug;
-  run->add_option("--heatmap", run_debug.heatmap,
-                  "write packets per (router, input port, output port) as CSV (scripts/plot_heatmap.py plots it)");
-  run->add_option("--trace-packets", run_debug.trace_packets,
-                  "write the path of the packets chosen by sim.packet_trace_ids / sim.packet_trace_every, event by "
-                  "event (sim.packet_trace_file)")
+  output_option(run->add_option(
+      "--heatmap", run_debug.heatmap,
+      "write packets per (router, input port, output port) as CSV (scripts/plot_heatmap.py plots it)"));
+  output_option(run->add_option("--trace-packets", run_debug.trace_packets,
+                                "write the path of the packets chosen by sim.packet_trace_ids / "
+                                "sim.packet_trace_every, event by event (sim.packet_trace_file)"))
       ->type_name("FILE");
-  run->add_option("--vcd", run_debug.vcd,
-                  "write a VCD of router sim.vcd_router's channel and buffer occupancy over cycles sim.vcd_from .. "
-                  "+sim.vcd_cycles (sim.vcd_file)")
+  output_option(run->add_option("--vcd", run_debug.vcd,
+                                "write a VCD of router sim.vcd_router's channel and buffer occupancy over cycles "
+                                "sim.vcd_from .. +sim.vcd_cycles (sim.vcd_file)"))
       ->type_name("FILE");
 
   SweepArgs sw;
   auto* sweep = app.add_subcommand("sweep", "simulate a grid of points in parallel processes (default: loads 0.1..1.0)");
   add_config_args(sweep, sw.config);
-  sweep->add_option("--loads", sw.loads, "offered loads: FIRST:LAST:STEP or a,b,c (the last one given counts)")
-      ->type_name("SPEC")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  auto* loads = sweep->add_option("--loads", sw.loads,
+                                  "offered loads: FIRST:LAST:STEP or a,b,c (the last one given counts)")
+                    ->type_name("SPEC")
+                    ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   sweep->add_option("--vary", sw.vary, "sweep a config key: KEY=FIRST:LAST:STEP or KEY=a,b,c (repeatable)")
       ->type_name("KEY=SPEC");
   sweep->add_option("-j,--jobs", sw.jobs, "parallel processes (default: one per core)")->check(CLI::Range(1, 1024));
-  sweep->add_option("--json", sw.json_path, "write every point's config and results as JSON");
-  sweep->add_option("--csv", sw.csv_path, "write one CSV row per point");
-  sweep->add_option("--out-dir", sw.out_dir,
-                    "keep each finished point in DIR/points (a rerun resumes, skipping them) and merge into "
-                    "DIR/sweep.{json,csv}")
+  output_option(sweep->add_option("--json", sw.json_path, "write every point's config and results as JSON"));
+  output_option(sweep->add_option("--csv", sw.csv_path, "write one CSV row per point"));
+  output_option(sweep->add_option("--out-dir", sw.out_dir,
+                                  "keep each finished point in DIR/points (a rerun with the same base config "
+                                  "resumes, skipping them) and merge into DIR/sweep.{json,csv}"),
+                OutputKind::Dir)
       ->type_name("DIR");
   sweep->add_option("--point", sw.point, "run only point I of the grid into --out-dir (a cluster array task)")
       ->check(CLI::Range(0L, 100000000L));
@@ -587,7 +769,7 @@ int nwnsim_main(int argc, char** argv) {
   bench->add_flag("--large", bench_large, "add 32,768-node folded Closes with cn and fc routers (minutes, several GB)");
   bench->add_option("--threads", bench_threads, "threads for the network cases' second run (default: the cores)")
       ->check(CLI::Range(1, 256));
-  bench->add_option("--json", bench_json, "write the measurements as JSON");
+  output_option(bench->add_option("--json", bench_json, "write the measurements as JSON"));
 
   ConfigArgs cfg_args;
   bool cfg_keys = false, cfg_md = false;
@@ -606,9 +788,15 @@ int nwnsim_main(int argc, char** argv) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
     }
     if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_debug);
-    if (*sweep) return cmd_sweep(sw);
+    if (*sweep) {
+      sw.loads_given = loads->count() > 0;
+      return cmd_sweep(sw);
+    }
     if (*bench) return cmd_bench(bench_quick, bench_large, bench_threads, bench_json);
     if (*config) return cmd_config(cfg_args, cfg_keys, cfg_md);
+  } catch (const Interrupted& e) {
+    std::cerr << "nwnsim: " << e.what() << "\n";
+    return 128 + e.signal;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitConfig;
@@ -626,6 +814,25 @@ int nwnsim_main(int argc, char** argv) {
     return kExitFailure;
   }
   return exit_code;
+}
+
+}  // namespace
+
+int nwnsim_main(int argc, char** argv) {
+  const int code = run_command(argc, argv);
+  // Streamed outputs (packet trace, VCD) are closed by destructors, which
+  // cannot throw: their write errors are reported here.
+  for (auto& e : deferred_write_errors()) std::cerr << "nwnsim: error: " << e << "\n";
+  return deferred_write_errors().empty() || code != 0 ? code : kExitFailure;
+}
+
+CLI::Option* output_option(CLI::Option* opt, OutputKind kind) {
+  return opt->check(CLI::Validator(
+      [kind](std::string& path) {
+        const std::string problem = output_problem(path, kind);
+        return problem.empty() ? problem : "'" + path + "': " + problem;
+      },
+      ""));
 }
 
 std::vector<CommandAdder>& command_registry() {

@@ -3,9 +3,12 @@
 #include <functional>
 #include <vector>
 
+#include "atomic_file.hpp"
+
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace nwn {
 
@@ -20,6 +23,11 @@ int nwnsim_main(int argc, char** argv);
 // ConfigError and std::invalid_argument exit 2 with the message.
 using CommandAdder = std::function<void(CLI::App& app, int& exit_code)>;
 std::vector<CommandAdder>& command_registry();
+
+// Makes an option that names an output checked when the command line is
+// parsed, before anything is simulated: a path that cannot be written (see
+// output_problem) is an error naming the flag and the path (exit 2).
+CLI::Option* output_option(CLI::Option* opt, OutputKind kind = OutputKind::File);
 
 struct CommandRegistration {
   explicit CommandRegistration(CommandAdder f) { command_registry().push_back(std::move(f)); }

@@ -5,6 +5,7 @@
 // model then turns each point's measured activity into energy.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -35,6 +36,7 @@ struct CompareArgs {
   std::string patterns = "uniform,bitcomp,bitrot,transpose_random";  // the paper's UR, BC, BR, TR
   std::string load = "0.5";
   std::string reference = "hc";
+  bool reference_given = false;  // the default may be left out of --orgs (no rel- columns then)
   std::string tech_file;
   int jobs = 0;
   std::string csv_path, json_path, plot_prefix;
@@ -67,14 +69,23 @@ int run_compare(const CompareArgs& a) {
   base.set("traffic.load", a.load, "--load");
   base.set("router.cn_crossbar_stages", std::to_string(a.cn_stages), "--cn-stages");
   const Technology tech = a.tech_file.empty() ? default_technology() : load_technology(a.tech_file);
-  const auto orgs = split_list(a.orgs), patterns = split_list(a.patterns);
+  auto choices = [](const char* key) {
+    std::string s;
+    for (auto& c : find_key(key)->choices()) s += (s.empty() ? "" : ", ") + c;
+    return s;
+  };
+  const auto orgs = split_list(a.orgs, "--orgs", ',', choices("router.org"));
+  const auto patterns = split_list(a.patterns, "--patterns", ',', choices("traffic.pattern"));
   for (auto& o : orgs) Config(base).set("router.org", o, "--orgs");
   for (auto& p : patterns) Config(base).set("traffic.pattern", p, "--patterns");
+  if (a.reference_given && std::find(orgs.begin(), orgs.end(), a.reference) == orgs.end())
+    throw ConfigError("compare error: --reference '" + a.reference +
+                      "' is not a compared organization (allowed: one of --orgs: " + a.orgs + ")");
 
   std::vector<Point> points;
   std::vector<Job> jobs;
-  const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-compare-{}", getpid());
-  fs::create_directories(tmp);
+  const ScratchDir scratch("compare");
+  const fs::path tmp = scratch.path();
   for (auto& o : orgs)
     for (auto& p : patterns) {
       Point pt;
@@ -130,7 +141,6 @@ int run_compare(const CompareArgs& a) {
     pt.edap = pt.edp * pt.area_mm2;
     pt.ok = true;
   }
-  fs::remove_all(tmp);
 
   auto ref_of = [&](const Point& pt) -> const Point* {
     for (auto& q : points)
@@ -209,6 +219,8 @@ int run_compare(const CompareArgs& a) {
       else std::cout << "plots: " << a.plot_prefix << "-{energy,edp,edap}.{png,svg}\n";
     }
   }
+  // A child's config error (exit 2) is the comparison's.
+  if (std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.exit_code == 2; })) return 2;
   return failed ? 1 : 0;
 }
 
@@ -230,11 +242,16 @@ CommandRegistration reg_compare([](CLI::App& app, int& exit_code) {
   c->add_option("--tech", args->tech_file, "technology TOML (default: the paper's 22 nm, power/tech/22nm.toml)")
       ->check(CLI::ExistingFile);
   c->add_option("-j,--jobs", args->jobs, "parallel processes (default: one per core)")->check(CLI::Range(1, 1024));
-  c->add_option("--csv", args->csv_path, "write the table as CSV");
-  c->add_option("--json", args->json_path, "write every point with its energy breakdown as JSON");
-  c->add_option("--plot", args->plot_prefix, "bar charts PREFIX-{energy,edp,edap}.{png,svg} (python3-matplotlib)");
+  output_option(c->add_option("--csv", args->csv_path, "write the table as CSV"));
+  output_option(c->add_option("--json", args->json_path, "write every point with its energy breakdown as JSON"));
+  output_option(c->add_option("--plot", args->plot_prefix,
+                              "bar charts PREFIX-{energy,edp,edap}.{png,svg} (python3-matplotlib)"),
+                OutputKind::Prefix);
   c->add_flag("--quick", args->quick, "shorter measurement window");
-  c->callback([args, &exit_code] { exit_code = run_compare(*args); });
+  c->callback([args, c, &exit_code] {
+    args->reference_given = c->count("--reference") > 0;
+    exit_code = run_compare(*args);
+  });
 });
 
 }  // namespace

@@ -409,12 +409,20 @@ std::string schema_markdown() {
   return out;
 }
 
-std::vector<std::string> split_list(const std::string& text, char sep) {
+std::vector<std::string> split_list(const std::string& text, const std::string& what, char sep,
+                                    const std::string& allowed) {
   std::vector<std::string> out;
   std::string item;
   std::istringstream is(text);
-  while (std::getline(is, item, sep))
-    if (!item.empty()) out.push_back(item);
+  while (std::getline(is, item, sep)) out.push_back(item);
+  if (text.empty() || text.back() == sep) out.emplace_back();  // getline drops a trailing empty item
+  const auto empty = std::find(out.begin(), out.end(), std::string());
+  if (empty != out.end()) {
+    const std::string problem =
+        out.size() == 1 ? "an empty list" : fmt::format("item {} is empty", empty - out.begin() + 1);
+    throw ConfigError(fmt::format("config error: {} '{}': {} (allowed: {}{}items separated by '{}', none empty)", what,
+                                  text, problem, allowed, allowed.empty() ? "" : "; ", sep));
+  }
   return out;
 }
 

@@ -69,8 +69,11 @@ class Config {
 // Markdown table of every key (docs/CONFIG.md is generated from this).
 std::string schema_markdown();
 
-// "a,b,c" -> {"a", "b", "c"}, empty items dropped.
-std::vector<std::string> split_list(const std::string& text, char sep = ',');
+// "a,b,c" -> {"a", "b", "c"}. An empty list or an empty item ("16,,36",
+// "a,") is a ConfigError naming `what` (the flag or key), the text and what
+// is allowed (`allowed`, e.g. the choices, if given).
+std::vector<std::string> split_list(const std::string& text, const std::string& what, char sep = ',',
+                                    const std::string& allowed = "");
 // The value of string key `key` as a comma-separated list of integers in
 // [min, max] ("8,8,8"); anything else is a ConfigError naming the key, the
 // value and what is allowed (`meaning` says what the numbers are).

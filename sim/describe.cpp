@@ -9,25 +9,16 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "../models/organization.hpp"
 #include "cli.hpp"
+#include "config.hpp"
 #include "report.hpp"
 
 namespace nwn {
 namespace {
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream is(s);
-  while (std::getline(is, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 SwitchDescription describe_org(const std::string& org, int radix, int subswitch_radix) {
   OrganizationParams p;
@@ -98,6 +89,7 @@ struct ComplexityArgs {
   std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,hxv,hx05,hx10,bb";
   int radix = 64;
   std::string radices;
+  bool radices_given = false;  // --radices '' is an error, not --radix
   std::string reference = "hc";
   std::string csv_path, json_path;
 };
@@ -105,9 +97,21 @@ struct ComplexityArgs {
 std::string num(double x) { return x == double(long(x)) ? fmt::format("{}", long(x)) : fmt::format("{:.3f}", x); }
 
 int run_complexity(const ComplexityArgs& a) {
-  const auto orgs = split_list(a.orgs);
+  const auto orgs = split_list(a.orgs, "--orgs");
   std::vector<int> radices;
-  for (auto& r : split_list(a.radices)) radices.push_back(std::stoi(r));
+  if (a.radices_given)
+    for (auto& r : split_list(a.radices, "--radices")) {
+      std::size_t pos = 0;
+      int k = 0;
+      try {
+        k = std::stoi(r, &pos);
+      } catch (const std::exception&) {
+      }
+      if (pos != r.size() || k < 2 || k > 4096)
+        throw ConfigError("config error: --radices '" + a.radices + "': item '" + r +
+                          "' (allowed: radices from 2 to 4096, comma-separated)");
+      radices.push_back(k);
+    }
   if (radices.empty()) radices.push_back(a.radix);
   const bool relative = radices.size() > 1;
   Table t;
@@ -183,9 +187,12 @@ CommandRegistration reg_complexity([](CLI::App& app, int& exit_code) {
   c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, 4096));
   c->add_option("--radices", args->radices, "radix sweep, comma-separated (e.g. 16,36,64,144,256)");
   c->add_option("--reference", args->reference, "organization the rel- columns divide by")->capture_default_str();
-  c->add_option("--csv", args->csv_path, "write the table as CSV");
-  c->add_option("--json", args->json_path, "write the figures as JSON");
-  c->callback([args, &exit_code] { exit_code = run_complexity(*args); });
+  output_option(c->add_option("--csv", args->csv_path, "write the table as CSV"));
+  output_option(c->add_option("--json", args->json_path, "write the figures as JSON"));
+  c->callback([args, c, &exit_code] {
+    args->radices_given = c->count("--radices") > 0;
+    exit_code = run_complexity(*args);
+  });
 });
 
 }  // namespace

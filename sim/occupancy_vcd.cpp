@@ -1,9 +1,5 @@
 #include "occupancy_vcd.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
-
 #include <fmt/format.h>
 
 #include "network.hpp"
@@ -54,45 +50,44 @@ OccupancyVcd::OccupancyVcd(sc_core::sc_module_name name, const Router& router, c
       from_(from),
       until_(from + cycles),
       period_ps_(std::uint64_t(clock.period.to_seconds() * 1e12 + 0.5)),
-      file_(std::fopen(path.c_str(), "w")) {
-  if (!file_) throw std::runtime_error("cannot write the VCD sim.vcd_file = '" + path + "': " + std::strerror(errno));
+      file_(path, "the VCD sim.vcd_file =") {
   const std::string prefix = std::string(router.basename()) + ".";
   std::size_t next_id = 0;
-  std::fprintf(file_, "$comment nwnsim occupancy of %s: flits in flight per internal channel, flits buffered per "
-                      "subswitch input; cycles %llu to %llu, %llu ps per cycle $end\n",
+  std::fprintf(file_.get(),
+               "$comment nwnsim occupancy of %s: flits in flight per internal channel, flits buffered per "
+               "subswitch input; cycles %llu to %llu, %llu ps per cycle $end\n",
                router.basename(), static_cast<unsigned long long>(from), static_cast<unsigned long long>(until_ - 1),
                static_cast<unsigned long long>(period_ps_));
-  std::fputs("$timescale 1ps $end\n", file_);
-  std::fprintf(file_, "$scope module %s $end\n", vcd_name(router.basename()).c_str());
-  std::fputs("$scope module channels $end\n", file_);
+  std::fputs("$timescale 1ps $end\n", file_.get());
+  std::fprintf(file_.get(), "$scope module %s $end\n", vcd_name(router.basename()).c_str());
+  std::fputs("$scope module channels $end\n", file_.get());
   for (auto& link : router.internal_links()) {
     std::string n = link->name();
     if (n.compare(0, prefix.size(), prefix) == 0) n = n.substr(prefix.size());
     channels_.push_back({vcd_id(next_id++), -1});
-    std::fprintf(file_, "$var integer 32 %s %s $end\n", channels_.back().id.c_str(), vcd_name(n).c_str());
+    std::fprintf(file_.get(), "$var integer 32 %s %s $end\n", channels_.back().id.c_str(), vcd_name(n).c_str());
   }
-  std::fputs("$upscope $end\n", file_);
+  std::fputs("$upscope $end\n", file_.get());
   for (auto& ss : router.subswitches()) {
     std::string n = ss->name();
     if (n.compare(0, prefix.size(), prefix) == 0) n = n.substr(prefix.size());
-    std::fprintf(file_, "$scope module %s $end\n", vcd_name(n).c_str());
+    std::fprintf(file_.get(), "$scope module %s $end\n", vcd_name(n).c_str());
     for (int p = 0; p < ss->params().inputs; ++p) {
       inputs_.push_back({vcd_id(next_id++), -1});
-      std::fprintf(file_, "$var integer 32 %s in%d $end\n", inputs_.back().id.c_str(), p);
+      std::fprintf(file_.get(), "$var integer 32 %s in%d $end\n", inputs_.back().id.c_str(), p);
     }
-    std::fputs("$upscope $end\n", file_);
+    std::fputs("$upscope $end\n", file_.get());
   }
-  std::fputs("$upscope $end\n$enddefinitions $end\n", file_);
+  std::fputs("$upscope $end\n$enddefinitions $end\n", file_.get());
   SC_METHOD(sample);
 }
 
 OccupancyVcd::~OccupancyVcd() { close(last_sampled_ + 1); }
 
 void OccupancyVcd::close(Cycle end_cycle) {
-  if (!file_) return;
-  if (started_) std::fprintf(file_, "#%llu\n", static_cast<unsigned long long>(time_ps(end_cycle)));
-  std::fclose(file_);
-  file_ = nullptr;
+  if (!file_.get()) return;
+  if (started_) std::fprintf(file_.get(), "#%llu\n", static_cast<unsigned long long>(time_ps(end_cycle)));
+  file_.close();
 }
 
 void OccupancyVcd::sample() {
@@ -116,11 +111,11 @@ void OccupancyVcd::sample() {
   for (auto& ss : router_.subswitches())
     for (int p = 0; p < ss->params().inputs; ++p) put(inputs_[i++], ss->buffered_flits_at(p));
   if (!started_) {
-    std::fprintf(file_, "#%llu\n$dumpvars\n%s$end\n", static_cast<unsigned long long>(time_ps(cycle)),
+    std::fprintf(file_.get(), "#%llu\n$dumpvars\n%s$end\n", static_cast<unsigned long long>(time_ps(cycle)),
                  changes.c_str());
     started_ = true;
   } else if (!changes.empty()) {
-    std::fprintf(file_, "#%llu\n%s", static_cast<unsigned long long>(time_ps(cycle)), changes.c_str());
+    std::fprintf(file_.get(), "#%llu\n%s", static_cast<unsigned long long>(time_ps(cycle)), changes.c_str());
   }
   if (cycle + 1 >= until_) {
     close(until_);

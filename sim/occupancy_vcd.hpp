@@ -16,6 +16,7 @@
 #include <systemc>
 
 #include "../models/router.hpp"
+#include "atomic_file.hpp"
 #include "config.hpp"
 
 namespace nwn {
@@ -42,7 +43,7 @@ class OccupancyVcd : public sc_core::sc_module {
   Clock clock_;
   Cycle from_, until_;
   std::uint64_t period_ps_;
-  std::FILE* file_;
+  StreamFile file_;
   std::vector<Signal> channels_, inputs_;  // inputs_: subswitch by subswitch, port by port
   std::vector<int> values_;                // scratch for one sample
   bool started_ = false;

@@ -1,10 +1,7 @@
 #include "packet_trace.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <limits>
-#include <stdexcept>
 
 #include "../models/link.hpp"
 #include "network.hpp"
@@ -32,19 +29,19 @@ const char* flit_kind(const Flit& f) { return f.head ? (f.tail ? "HT" : "H") : (
 
 PacketTraceWriter::PacketTraceWriter(const std::string& path, std::vector<std::uint64_t> ids, std::uint64_t every,
                                      std::uint64_t nodes)
-    : file_(std::fopen(path.c_str(), "w")), ids_(std::move(ids)), every_(every), nodes_(std::max<std::uint64_t>(1, nodes)) {
-  if (!file_)
-    throw std::runtime_error("cannot write the packet trace sim.packet_trace_file = '" + path +
-                             "': " + std::strerror(errno));
+    : file_(path, "the packet trace sim.packet_trace_file ="),
+      ids_(std::move(ids)),
+      every_(every),
+      nodes_(std::max<std::uint64_t>(1, nodes)) {
   std::sort(ids_.begin(), ids_.end());
   std::fputs(
       "# nwnsim packet trace: cycle packet flit event unit details (docs/WORKLOADS.md)\n"
       "# flit: H head, B body, T tail, HT single-flit packet; in/out: subswitch ports; link ... arrives: the "
       "channel and the cycle the flit reaches its far end\n",
-      file_);
+      file_.get());
 }
 
-PacketTraceWriter::~PacketTraceWriter() { std::fclose(file_); }
+PacketTraceWriter::~PacketTraceWriter() = default;
 
 bool PacketTraceWriter::wants(std::uint64_t id) const {
   return (every_ && (id / nodes_ + id % nodes_) % every_ == 0) || std::binary_search(ids_.begin(), ids_.end(), id);
@@ -82,7 +79,7 @@ void PacketTraceWriter::record(TraceEvent e, Cycle now, const Flit& f, const std
   if (h.link && e != TraceEvent::Buffer && e != TraceEvent::Eject)
     fmt::format_to(out, " link {} arrives {}", h.link->name(), h.arrives);
   line_.push_back('\n');
-  std::fwrite(line_.data(), 1, line_.size(), file_);
+  std::fwrite(line_.data(), 1, line_.size(), file_.get());
 }
 
 std::unique_ptr<PacketTraceWriter> attach_packet_tracer(const Config& cfg, Network& net) {

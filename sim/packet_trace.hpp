@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "../models/packet_tracer.hpp"
+#include "atomic_file.hpp"
 #include "config.hpp"
 
 namespace nwn {
@@ -31,7 +32,7 @@ class PacketTraceWriter final : public PacketTracer {
   void record(TraceEvent e, Cycle now, const Flit& f, const std::string& unit, const TraceHop& hop) override;
 
  private:
-  std::FILE* file_;
+  StreamFile file_;
   std::vector<std::uint64_t> ids_;  // sorted
   std::uint64_t every_, nodes_;
   fmt::memory_buffer line_;  // reused: no allocation per event once grown

@@ -1,19 +1,37 @@
 #include "process.hpp"
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <stdexcept>
 
+#include "atomic_file.hpp"
+
 extern char** environ;
 
 namespace nwn {
+
+Interrupted::Interrupted(int sig)
+    : std::runtime_error(std::string("interrupted by ") +
+                         (sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal")),
+      signal(sig) {}
+
+const std::string& nwnsim_version() {
+  static const std::string v = std::string(NWNSIM_VERSION) + "+" + fnv1a_hex(read_file("/proc/self/exe"));
+  return v;
+}
 
 std::string self_executable() {
   char buf[4096];
@@ -52,6 +70,42 @@ void restart_with_huge_pages(char** argv) {
 }
 
 namespace {
+
+// The signal that stopped run_jobs (0: none) and the children it forwards
+// to. The handler only reads the table: a slot is cleared before its child
+// is reaped, so the handler never signals a pid the kernel has reused.
+std::atomic<int> g_signal{0};
+constexpr std::size_t kMaxChildren = 1024;
+std::array<std::atomic<pid_t>, kMaxChildren> g_children{};
+
+extern "C" void forward_signal(int sig) {
+  g_signal.store(sig);
+  for (auto& c : g_children) {
+    const pid_t pid = c.load();
+    if (pid > 0) kill(pid, sig);
+  }
+}
+
+// SIGINT and SIGTERM go to forward_signal while jobs run.
+class SignalForwarding {
+ public:
+  SignalForwarding() {
+    struct sigaction sa {};
+    sa.sa_handler = forward_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~SignalForwarding() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+// `exe` is argv[0], the name the child shows.
 pid_t spawn(const std::string& exe, const Job& job) {
   std::vector<std::string> argv_s;
   argv_s.push_back(exe);
@@ -59,37 +113,94 @@ pid_t spawn(const std::string& exe, const Job& job) {
   std::vector<char*> argv;
   for (auto& s : argv_s) argv.push_back(const_cast<char*>(s.c_str()));
   argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (job.quiet) posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot start a child nwnsim process");
+  // SIGINT and SIGTERM wait while the child is made: it must not run
+  // forward_signal on its copy of the table.
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  sigprocmask(SIG_BLOCK, &stop, &old);
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // The child dies with its parent, also when the parent is SIGKILLed
+    // (then nothing forwards): no orphan simulation races a resumed sweep.
+    // Only async-signal-safe calls until execve.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(128 + SIGTERM);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    if (job.quiet) {
+      const int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+      if (fd >= 0) dup2(fd, 1);
+    }
+    // This very build, even if the file was rebuilt since: the parent
+    // stamps the child's results with its own version.
+    execve("/proc/self/exe", argv.data(), environ);
+    _exit(127);
+  }
+  const int err = errno;
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  if (pid < 0) throw std::runtime_error(std::string("cannot start a child nwnsim process: ") + std::strerror(err));
   return pid;
 }
 }  // namespace
 
 void run_jobs_impl(std::vector<Job>& jobs, int parallel, void (*cb)(void*, std::size_t), void* ctx) {
   const std::string exe = self_executable();
-  std::map<pid_t, std::size_t> running;
+  struct Running {
+    std::size_t job, slot;
+  };
+  std::map<pid_t, Running> running;
+  std::vector<std::size_t> free_slots;
+  for (std::size_t s = kMaxChildren; s-- > 0;) free_slots.push_back(s);
   std::size_t next = 0;
-  if (parallel < 1) parallel = 1;
-  while (next < jobs.size() || !running.empty()) {
-    while (next < jobs.size() && int(running.size()) < parallel) {
-      running[spawn(exe, jobs[next])] = next;
-      ++next;
+  parallel = std::max(1, std::min(parallel, int(kMaxChildren)));
+  const SignalForwarding forwarding;
+  g_signal.store(0);
+  // An error here (a child that cannot start, a callback that throws) takes
+  // the running children down with it rather than leaving them orphaned.
+  struct Reaper {
+    std::map<pid_t, Running>& running;
+    ~Reaper() {
+      for (auto& [pid, r] : running) {
+        g_children[r.slot].store(0);
+        kill(pid, SIGTERM);
+        while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+      }
     }
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) throw std::runtime_error("waitpid failed");
+  } reaper{running};
+  while (next < jobs.size() || !running.empty()) {
+    while (!g_signal.load() && next < jobs.size() && int(running.size()) < parallel) {
+      const pid_t pid = spawn(exe, jobs[next]);
+      const std::size_t slot = free_slots.back();
+      free_slots.pop_back();
+      g_children[slot].store(pid);
+      running[pid] = {next++, slot};
+      if (const int sig = g_signal.load()) kill(pid, sig);  // the signal came before the slot was filled
+    }
+    if (running.empty()) break;
+    // Wait without reaping, clear the slot, then reap: see g_children.
+    siginfo_t info{};
+    if (waitid(P_ALL, 0, &info, WEXITED | WNOWAIT) != 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("waiting for a child nwnsim failed: ") + std::strerror(errno));
+    }
+    const pid_t pid = info.si_pid;
     auto it = running.find(pid);
+    if (it != running.end()) g_children[it->second.slot].store(0);
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
     if (it == running.end()) continue;
-    const std::size_t i = it->second;
+    const std::size_t i = it->second.job;
+    free_slots.push_back(it->second.slot);
     running.erase(it);
-    jobs[i].exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    cb(ctx, i);
+    jobs[i].exit_code = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+    if (!g_signal.load() || jobs[i].exit_code == 0) cb(ctx, i);
   }
+  if (const int sig = g_signal.load()) throw Interrupted(sig);
 }
 
 }  // namespace nwn

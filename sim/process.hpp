@@ -1,6 +1,7 @@
 // Child processes of nwnsim itself: SystemC elaborates once per process, so
 // every simulation point of a sweep or benchmark runs in its own child.
 #pragma once
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ struct Job {
 
 // Runs the jobs with at most `parallel` children at once; each job's exit code
 // is filled in. `on_done(i)` is called as job i finishes (in finishing order).
+// SIGINT and SIGTERM are forwarded to the running children, which are reaped;
+// then no more start and run_jobs throws Interrupted (on_done is still called
+// for a child that exited 0, so its finished work is kept).
 template <typename OnDone>
 void run_jobs(std::vector<Job>& jobs, int parallel, OnDone on_done);
 
@@ -24,7 +28,17 @@ void run_jobs(std::vector<Job>& jobs, int parallel, OnDone on_done) {
   run_jobs_impl(jobs, parallel, [](void* c, std::size_t i) { (*static_cast<OnDone*>(c))(i); }, &on_done);
 }
 
+// A command stopped by SIGINT or SIGTERM; nwnsim exits with 128 + signal.
+class Interrupted : public std::runtime_error {
+ public:
+  explicit Interrupted(int sig);
+  int signal;
+};
+
 std::string self_executable();
+// The nwnsim version and build: the project version and a checksum of the
+// executable, so results of one build are never taken for another's.
+const std::string& nwnsim_version();
 
 // A large network does not fit in the caches, and with 4 KB pages nearly
 // every buffer or link a cycle visits also misses the TLB. glibc's malloc

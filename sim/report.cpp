@@ -1,9 +1,6 @@
 #include "report.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <sstream>
-#include <stdexcept>
 
 namespace nwn {
 
@@ -43,24 +40,6 @@ std::string Table::csv() const {
   line(header);
   for (auto& r : rows) line(r);
   return os.str();
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);  // a failure shows below
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error("cannot write '" + path + "'");
-  out << text;
-  if (!out) throw std::runtime_error("error writing '" + path + "'");
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace nwn

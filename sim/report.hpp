@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "atomic_file.hpp"  // write_file, read_file
+
 namespace nwn {
 
 struct Table {
@@ -11,8 +13,5 @@ struct Table {
   std::string render() const;  // aligned columns, right-justified numbers
   std::string csv() const;
 };
-
-void write_file(const std::string& path, const std::string& text);
-std::string read_file(const std::string& path);
 
 }  // namespace nwn

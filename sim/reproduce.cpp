@@ -89,14 +89,13 @@ Preset load_preset(const fs::path& file) {
   return p;
 }
 
-std::map<std::string, Preset> load_presets(const fs::path& dir) {
-  std::map<std::string, Preset> out;
-  if (!fs::is_directory(dir)) throw ConfigError("reproduce error: no preset directory " + dir.string());
+// The preset names in `dir` (its .toml files), sorted.
+std::vector<std::string> preset_names(const fs::path& dir) {
+  if (!fs::is_directory(dir)) throw ConfigError("reproduce error: --presets '" + dir.string() + "' is not a directory");
+  std::vector<std::string> out;
   for (auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".toml") {
-      Preset p = load_preset(e.path());
-      out.emplace(p.name, std::move(p));
-    }
+    if (e.path().extension() == ".toml") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -115,68 +114,81 @@ struct ReproduceArgs {
 };
 
 int run_reproduce(const ReproduceArgs& a) {
-  const auto presets = load_presets(a.preset_dir);
+  const fs::path presets_dir = a.preset_dir;
+  const auto names = preset_names(presets_dir);
+  auto load = [&](const std::string& name) { return load_preset(presets_dir / (name + ".toml")); };
   if (a.list || a.names.empty()) {
-    for (auto& [name, p] : presets)
+    for (auto& name : names) {
+      const Preset p = load(name);
       std::cout << fmt::format("{:<18} {}\n{:<18} paper: {}\n", name, p.title, "", p.paper);
+    }
     if (!a.list) std::cout << "nwnsim reproduce NAME [--quick]: run one (or 'all')\n";
     return 0;
   }
-  std::vector<const Preset*> chosen;
+  // Only the presets asked for are read: a bad file among the others is not
+  // this command's business.
+  std::vector<Preset> chosen;
   for (auto& n : a.names) {
     if (n == "all") {
-      for (auto& [name, p] : presets) chosen.push_back(&p);
+      for (auto& name : names) chosen.push_back(load(name));
       continue;
     }
-    auto it = presets.find(n);
-    if (it == presets.end()) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) {
       std::string have;
-      for (auto& [name, p] : presets) have += (have.empty() ? "" : ", ") + name;
+      for (auto& name : names) have += (have.empty() ? "" : ", ") + name;
       throw ConfigError("reproduce error: no preset '" + n + "' (allowed: " + have + ", all)");
     }
-    chosen.push_back(&it->second);
+    chosen.push_back(load(n));
+  }
+  check_output("--out", a.out_dir, OutputKind::Dir);  // the default is not checked by the parser
+  const fs::path dir = a.out_dir;
+  if (!a.dry_run) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw ConfigError(fmt::format("output error: --out '{}': {}", a.out_dir, ec.message()));
   }
   int failed = 0;
-  for (const Preset* p : chosen) {
-    const fs::path dir = a.out_dir;
-    fs::create_directories(dir);
-    const std::string prefix = (dir / p->name).string();
+  bool config_error = false;
+  for (const Preset& p : chosen) {
+    const std::string prefix = (dir / p.name).string();
     std::map<std::string, std::string> vars = {
         {"{json}", prefix + ".json"}, {"{csv}", prefix + ".csv"}, {"{prefix}", prefix}};
     Job job;
     job.quiet = false;
-    for (auto& arg : p->command) job.args.push_back(substitute(arg, vars));  // e.g. --heatmap {prefix}.heat.csv
-    if (a.quick) job.args.insert(job.args.end(), p->quick.begin(), p->quick.end());
-    if (a.jobs > 0 && (p->command[0] == "sweep" || p->command[0] == "compare"))
+    for (auto& arg : p.command) job.args.push_back(substitute(arg, vars));  // e.g. --heatmap {prefix}.heat.csv
+    if (a.quick) job.args.insert(job.args.end(), p.quick.begin(), p.quick.end());
+    if (a.jobs > 0 && (p.command[0] == "sweep" || p.command[0] == "compare"))
       job.args.insert(job.args.end(), {"-j", std::to_string(a.jobs)});
-    for (auto& o : p->outputs) job.args.insert(job.args.end(), {"--" + o, vars["{" + o + "}"]});
+    for (auto& o : p.outputs) job.args.insert(job.args.end(), {"--" + o, vars["{" + o + "}"]});
     std::string line = "nwnsim";
     for (auto& s : job.args) line += " " + s;
-    std::cout << "== " << p->name << ": " << p->title << (a.quick ? " (quick)" : "") << "\n$ " << line << "\n"
+    std::cout << "== " << p.name << ": " << p.title << (a.quick ? " (quick)" : "") << "\n$ " << line << "\n"
               << std::flush;
     if (a.dry_run) continue;
     std::vector<Job> jobs{job};
     run_jobs(jobs, 1, [](std::size_t) {});
     if (jobs[0].exit_code != 0) {
-      std::cerr << fmt::format("reproduce: {} failed (exit {})\n", p->name, jobs[0].exit_code);
+      std::cerr << fmt::format("reproduce: {} failed (exit {})\n", p.name, jobs[0].exit_code);
+      config_error |= jobs[0].exit_code == 2;
       ++failed;
       continue;
     }
-    if (!p->plot.empty() && !a.no_plot) {
+    if (!p.plot.empty() && !a.no_plot) {
       // The plot runs in the source tree (scripts/...), so its paths are absolute.
       const std::string abs = fs::absolute(prefix).string();
       const std::map<std::string, std::string> plot_vars = {
           {"{json}", abs + ".json"}, {"{csv}", abs + ".csv"}, {"{prefix}", abs}};
       std::string cmd = "cd '" + std::string(NWNSIM_SOURCE_DIR) + "' && /usr/bin/python3";
-      for (auto& s : p->plot) cmd += " '" + substitute(s, plot_vars) + "'";
+      for (auto& s : p.plot) cmd += " '" + substitute(s, plot_vars) + "'";
       if (std::system(cmd.c_str()) != 0) {
-        std::cerr << "reproduce: the plot of " << p->name << " failed: " << cmd << "\n";
+        std::cerr << "reproduce: the plot of " << p.name << " failed: " << cmd << "\n";
         ++failed;
       }
     }
     std::cout << "written: " << prefix << ".*\n";
   }
-  return failed ? 1 : 0;
+  // A preset whose command has a config error (exit 2) makes reproduce exit 2.
+  return config_error ? 2 : failed ? 1 : 0;
 }
 
 CommandRegistration reg_reproduce([](CLI::App& app, int& exit_code) {
@@ -187,7 +199,7 @@ CommandRegistration reg_reproduce([](CLI::App& app, int& exit_code) {
   c->add_flag("--quick", args->quick, "shorter windows and fewer points (minutes)");
   c->add_flag("--no-plot", args->no_plot, "skip the plots");
   c->add_flag("--dry-run", args->dry_run, "print the commands without running them");
-  c->add_option("--out", args->out_dir, "output directory")->capture_default_str();
+  output_option(c->add_option("--out", args->out_dir, "output directory"), OutputKind::Dir)->capture_default_str();
   c->add_option("--presets", args->preset_dir, "preset directory")->capture_default_str();
   c->add_option("-j,--jobs", args->jobs, "parallel processes for sweeps and comparisons (default: one per core)")
       ->check(CLI::Range(1, 1024));

@@ -3,8 +3,6 @@
 // packets do not drain or it accepts less than --accept-ratio (0.99) of the
 // load it was offered, i.e. its source queues grow. Each probe runs in a
 // child process.
-#include <unistd.h>
-
 #include <filesystem>
 #include <iostream>
 
@@ -38,8 +36,8 @@ int run_saturation(const SaturationArgs& a) {
     throw ConfigError("saturation error: the search varies traffic.load of open-loop synthetic traffic (allowed: "
                       "traffic.source = synthetic, traffic.mode = open); for a trace, sweep "
                       "traffic.trace_time_scale instead");
-  const fs::path tmp = fs::temp_directory_path() / fmt::format("nwnsim-sat-{}", getpid());
-  fs::create_directories(tmp);
+  const ScratchDir scratch("sat");
+  const fs::path tmp = scratch.path();
   nlohmann::ordered_json probes = nlohmann::ordered_json::array();
   auto probe = [&](double load) {
     std::vector<Job> job(1);
@@ -50,9 +48,12 @@ int run_saturation(const SaturationArgs& a) {
     job[0].args.insert(job[0].args.end(),
                        {"--set", fmt::format("traffic.load={:.6f}", load), "--json", out, "--quiet"});
     run_jobs(job, 1, [](std::size_t) {});
-    if (job[0].exit_code != 0)
-      throw std::runtime_error(fmt::format("saturation: the probe at load {:.4f} failed (exit {})", load,
-                                           job[0].exit_code));
+    if (job[0].exit_code != 0) {
+      const std::string msg =
+          fmt::format("saturation: the probe at load {:.4f} failed (exit {})", load, job[0].exit_code);
+      if (job[0].exit_code == 2) throw ConfigError(msg);  // the probe's config error is the search's (exit 2)
+      throw std::runtime_error(msg);
+    }
     auto r = nlohmann::json::parse(read_file(out))["results"];
     const bool sat = !r["drained"].get<bool>() ||
                      r["accepted_load"].get<double>() < a.accept_ratio * r["offered_load_measured"].get<double>();
@@ -84,7 +85,6 @@ int run_saturation(const SaturationArgs& a) {
       }
     }
   }
-  fs::remove_all(tmp);
   if (!hi_sat)
     std::cout << fmt::format("not saturated at the highest load {:.4f}: saturation throughput >= {:.4f}\n", a.hi, a.hi);
   else
@@ -117,7 +117,7 @@ CommandRegistration reg_saturation([](CLI::App& app, int& exit_code) {
                 "a probe accepting less than this fraction of its offered load is saturated")
       ->capture_default_str()
       ->check(CLI::Range(0.5, 1.0));
-  c->add_option("--json", args->json_path, "write the bracket and every probe as JSON");
+  output_option(c->add_option("--json", args->json_path, "write the bracket and every probe as JSON"));
   c->callback([args, &exit_code] { exit_code = run_saturation(*args); });
 });
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <sstream>
 
+#include "../cli.hpp"
 #include "../config.hpp"
 #include "../report.hpp"
 #include "search.hpp"
@@ -54,7 +55,7 @@ int run_search_hyperx(const HyperXArgs& a) {
   Table t;
   t.header = {"beta", "design", "L", "S", "K", "T", "T_max", "switches", "terminals", "ports", "beta_actual"};
   json rows = json::array();
-  for (auto& b : split_list(a.betas, ',')) {
+  for (auto& b : split_list(a.betas, "--beta")) {
     double beta = 0;
     try {
       beta = std::stod(b);
@@ -100,7 +101,7 @@ struct SizingArgs {
 
 std::vector<int> parse_radices(const std::string& text) {
   std::vector<int> out;
-  for (auto& s : split_list(text, ',')) {
+  for (auto& s : split_list(text, "--radix")) {
     std::size_t pos = 0;
     int v = 0;
     try {
@@ -161,8 +162,8 @@ int run_search_dragonfly(const SizingArgs& a) {
 }
 
 void add_output(CLI::App* c, OutputArgs& o) {
-  c->add_option("--csv", o.csv_path, "write the table as CSV");
-  c->add_option("--json", o.json_path, "write the rows as JSON");
+  output_option(c->add_option("--csv", o.csv_path, "write the table as CSV"));
+  output_option(c->add_option("--json", o.json_path, "write the rows as JSON"));
 }
 
 }  // namespace

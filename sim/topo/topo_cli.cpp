@@ -130,7 +130,7 @@ int run_analyze(const AnalyzeArgs& a) {
   } else {
     for (auto& c : a.cases) {
       Config cfg = base;
-      for (auto& s : split_list(c, ';')) cfg.set_override(s);
+      for (auto& s : split_list(c, "--case", ';', "KEY=VALUE settings")) cfg.set_override(s);
       cols.push_back(analyze_case(cfg, c, a));
     }
   }
@@ -209,8 +209,8 @@ CommandRegistration reg_topo([](CLI::App& app, int& exit_code) {
   c->add_flag("--no-bisection", an->no_bisection, "skip the bisection (reported as -1 in CSV and JSON)");
   c->add_flag("--balance-routers", an->balance_routers,
               "bisection halves of all routers (default: halves of the routers with endpoints, switches free)");
-  c->add_option("--csv", an->csv_path, "write one row per case as CSV");
-  c->add_option("--json", an->json_path, "write the figures as JSON");
+  output_option(c->add_option("--csv", an->csv_path, "write one row per case as CSV"));
+  output_option(c->add_option("--json", an->json_path, "write the figures as JSON"));
   c->callback([an, &exit_code] { exit_code = run_analyze(*an); });
 
   add_topo_search(topo, exit_code);
