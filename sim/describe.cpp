@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -15,17 +16,41 @@
 
 #include "../models/organization.hpp"
 #include "cli.hpp"
+#include "config.hpp"
 #include "report.hpp"
 
 namespace nwn {
 namespace {
 
-std::vector<std::string> split_list(const std::string& s) {
+// "a,b,c" -> {"a", "b", "c"}; an empty item is an error naming `option`.
+std::vector<std::string> split_items(const std::string& s, const std::string& option) {
   std::vector<std::string> out;
   std::string item;
   std::istringstream is(s);
   while (std::getline(is, item, ','))
-    if (!item.empty()) out.push_back(item);
+    out.push_back(item);
+  if (s.empty() || s.back() == ',') out.push_back("");
+  for (auto& i : out)
+    if (i.empty())
+      throw ConfigError("complexity error: " + option + " '" + s + "': an empty item (allowed: names or numbers, "
+                        "comma-separated, e.g. 16,36,64)");
+  return out;
+}
+
+// --radices: integers from 2 to kMaxRadix (the organizations' bound).
+std::vector<int> parse_radices(const std::string& text) {
+  std::vector<int> out;
+  for (const std::string& item : split_items(text, "--radices")) {
+    const bool digits = item.size() <= 9 && std::all_of(item.begin(), item.end(), [](char c) {
+                          return c >= '0' && c <= '9';
+                        });
+    const long v = digits ? std::stol(item) : 0;
+    if (v < 2 || v > kMaxRadix)
+      throw ConfigError(fmt::format("complexity error: --radices '{}': radix '{}' (allowed: integers from 2 to {}, "
+                                    "comma-separated; a radix-{} crossbar already has {} crosspoints)",
+                                    text, item, kMaxRadix, kMaxRadix, long(kMaxRadix) * kMaxRadix));
+    out.push_back(int(v));
+  }
   return out;
 }
 
@@ -54,7 +79,14 @@ struct DescribeArgs {
 };
 
 int run_describe(const DescribeArgs& a) {
-  const SwitchDescription d = describe_org(a.org, a.radix, a.subswitch_radix);
+  SwitchDescription d;
+  try {
+    d = describe_org(a.org, a.radix, a.subswitch_radix);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(fmt::format("describe error: --org {} --radix {}{}: {}", a.org, a.radix,
+                                  a.subswitch_radix ? fmt::format(" --subswitch-radix {}", a.subswitch_radix) : "",
+                                  e.what()));
+  }
   const Complexity c = complexity(d);
   if (a.json) {
     nlohmann::ordered_json j;
@@ -96,8 +128,10 @@ int run_describe(const DescribeArgs& a) {
 
 struct ComplexityArgs {
   std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,hxv,hx05,hx10,bb";
+  bool orgs_given = false;  // --orgs: every one must exist at every radix
   int radix = 64;
   std::string radices;
+  bool radices_given = false;
   std::string reference = "hc";
   std::string csv_path, json_path;
 };
@@ -105,22 +139,20 @@ struct ComplexityArgs {
 std::string num(double x) { return x == double(long(x)) ? fmt::format("{}", long(x)) : fmt::format("{:.3f}", x); }
 
 int run_complexity(const ComplexityArgs& a) {
-  const auto orgs = split_list(a.orgs);
-  std::vector<int> radices;
-  for (auto& r : split_list(a.radices)) radices.push_back(std::stoi(r));
-  if (radices.empty()) radices.push_back(a.radix);
+  const auto orgs = split_items(a.orgs, "--orgs");
+  std::vector<int> radices = a.radices_given ? parse_radices(a.radices) : std::vector<int>{a.radix};
   const bool relative = radices.size() > 1;
   Table t;
   t.header = {"radix", "org", "subswitch_buffers", "aggregate_fanout", "crosspoints", "area_pitch2"};
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  std::vector<std::string> left_out;  // default organizations that do not exist at a radix, and why
   for (int k : radices) {
     Complexity ref{};
-    bool have_ref = false;
     if (relative) {
       try {
         ref = complexity(describe_org(a.reference, k, 0));
-        have_ref = true;
-      } catch (const std::invalid_argument&) {
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(fmt::format("complexity error: --reference {} at radix {}: {}", a.reference, k, e.what()));
       }
     }
     for (auto& o : orgs) {
@@ -128,8 +160,9 @@ int run_complexity(const ComplexityArgs& a) {
       try {
         c = complexity(describe_org(o, k, 0));
       } catch (const std::invalid_argument& e) {
-        if (radices.size() == 1) throw;
-        continue;  // not every organization exists at every radix (square, cube)
+        if (a.orgs_given) throw ConfigError(fmt::format("complexity error: --orgs {} at radix {}: {}", o, k, e.what()));
+        left_out.push_back(e.what());  // not every organization exists at every radix (square, cube)
+        continue;
       }
       std::vector<std::string> row = {std::to_string(k), o, std::to_string(c.subswitch_buffers),
                                       std::to_string(c.aggregate_fanout), std::to_string(c.crosspoints),
@@ -140,7 +173,7 @@ int run_complexity(const ComplexityArgs& a) {
                                   {"aggregate_fanout", c.aggregate_fanout},
                                   {"crosspoints", c.crosspoints},
                                   {"area_pitch2", c.area_pitch2}};
-      if (relative && have_ref) {
+      if (relative) {
         auto rel = [](double x, double r) { return r > 0 ? x / r : 0.0; };
         const double rb = rel(c.subswitch_buffers, ref.subswitch_buffers), rf = rel(c.aggregate_fanout, ref.aggregate_fanout),
                      rx = rel(double(c.crosspoints), double(ref.crosspoints)), ra = rel(c.area_pitch2, ref.area_pitch2);
@@ -157,6 +190,7 @@ int run_complexity(const ComplexityArgs& a) {
   if (relative)
     for (const char* h : {"rel_buffers", "rel_fanout", "rel_crosspoints", "rel_area"}) t.header.push_back(h);
   std::cout << t.render();
+  for (const std::string& why : left_out) std::cerr << "left out: " << why << "\n";
   if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
   if (!a.json_path.empty()) write_file(a.json_path, j.dump(2) + "\n");
   return 0;
@@ -167,9 +201,10 @@ CommandRegistration reg_describe([](CLI::App& app, int& exit_code) {
   auto* c = app.add_subcommand("describe", "print a switch organization's structure and complexity");
   c->add_option("--org", args->org, "organization (cn, hc, fc, fcM, fcM-isuS, bb, trv, trm, hxv, hxm, hx05, hx10)")
       ->capture_default_str();
-  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, 4096));
+  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, kMaxRadix));
   c->add_option("--subswitch-radix", args->subswitch_radix, "p (hc) or r (fc, bb); 0 = the paper's choice")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, kMaxRadix));
   c->add_flag("--json", args->json, "JSON instead of text");
   c->callback([args, &exit_code] { exit_code = run_describe(*args); });
 });
@@ -179,9 +214,14 @@ CommandRegistration reg_complexity([](CLI::App& app, int& exit_code) {
   auto* c = app.add_subcommand("complexity",
                                "Table II: subswitch buffers, aggregate fanout, crosspoints and area of each "
                                "organization; with --radices, Fig. 5 (relative to hc)");
-  c->add_option("--orgs", args->orgs, "organizations, comma-separated")->capture_default_str();
-  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, 4096));
-  c->add_option("--radices", args->radices, "radix sweep, comma-separated (e.g. 16,36,64,144,256)");
+  c->add_option("--orgs", args->orgs,
+                 "organizations, comma-separated (default: those of the list that exist at the radix; the others "
+                 "are named on stderr)")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->orgs_given = true; });
+  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, kMaxRadix));
+  c->add_option("--radices", args->radices, "radix sweep, comma-separated (e.g. 16,36,64,144,256)")
+      ->each([args](const std::string&) { args->radices_given = true; });
   c->add_option("--reference", args->reference, "organization the rel- columns divide by")->capture_default_str();
   c->add_option("--csv", args->csv_path, "write the table as CSV");
   c->add_option("--json", args->json_path, "write the figures as JSON");

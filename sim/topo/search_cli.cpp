@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -54,14 +55,18 @@ int run_search_hyperx(const HyperXArgs& a) {
   Table t;
   t.header = {"beta", "design", "L", "S", "K", "T", "T_max", "switches", "terminals", "ports", "beta_actual"};
   json rows = json::array();
-  for (auto& b : split_list(a.betas, ',')) {
+  const std::vector<std::string> betas = split_list(a.betas, ',');
+  if (betas.empty())
+    throw ConfigError("search error: --beta '" + a.betas + "': needs at least one positive number (e.g. 0.5,1)");
+  for (auto& b : betas) {
     double beta = 0;
+    std::size_t pos = 0;
     try {
-      beta = std::stod(b);
+      beta = std::stod(b, &pos);
     } catch (...) {
       beta = -1;
     }
-    if (!(beta > 0))
+    if (pos != b.size() || !(beta > 0) || !std::isfinite(beta))
       throw ConfigError("search error: --beta '" + b + "': must be positive numbers, comma-separated (e.g. 0.5,1)");
     topo::HyperXRequest r;
     r.endpoints = a.endpoints;
