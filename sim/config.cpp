@@ -101,7 +101,8 @@ std::vector<KeySpec> base_schema() {
       {"traffic.hotspot_fraction", V::Float, "0.2", 0, 1, nullptr, "",
        "hotspot: fraction of packets sent to a hot spot (the rest uniform)"},
       {"router.org", V::String, "cn", 0, 0, organization_names, "",
-       "switch organization (names as in the paper): cn, hc, fc, fcM, fcM-isuS, bb, trv, trm, hxv, hxm, hx05, hx10"},
+       "switch organization (names as in the paper): cn, hc, fc, fcM, fcM-isuS, bb, bb-isuS, trv, trm, hxv, hxm, hx05, "
+       "hx10; M, S and the radix each needs: docs/ORGANIZATIONS.md"},
       {"router.subswitch_radix", V::Int, "0", 0, 4096, nullptr, "ports",
        "hc: subswitch radix p; fc, bb: top subswitch radix r (0: p = sqrt(k), r = 2 sqrt(k))"},
       {"router.cn_crossbar_stages", V::Int, "0", 0, 1000, nullptr, "cycles",

@@ -199,7 +199,7 @@ int run_complexity(const ComplexityArgs& a) {
 CommandRegistration reg_describe([](CLI::App& app, int& exit_code) {
   auto args = std::make_shared<DescribeArgs>();
   auto* c = app.add_subcommand("describe", "print a switch organization's structure and complexity");
-  c->add_option("--org", args->org, "organization (cn, hc, fc, fcM, fcM-isuS, bb, trv, trm, hxv, hxm, hx05, hx10)")
+  c->add_option("--org", args->org, "organization (cn, hc, fc, fcM, fcM-isuS, bb, bb-isuS, trv, trm, hxv, hxm, hx05, hx10)")
       ->capture_default_str();
   c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, kMaxRadix));
   c->add_option("--subswitch-radix", args->subswitch_radix, "p (hc) or r (fc, bb); 0 = the paper's choice")
