@@ -1,4 +1,6 @@
 // cn: the canonical crossbar, one k x k input-buffered subswitch.
+#include <stdexcept>
+
 #include "organization.hpp"
 
 namespace nwn {
@@ -12,6 +14,7 @@ class DirectRouting final : public InternalRouting {
 };
 
 Organization make_cn(const OrganizationParams& p) {
+  if (p.name != "cn") throw std::invalid_argument("organization '" + p.name + "': malformed name; allowed: cn");
   Organization org;
   SwitchDescription& d = org.description;
   d.org = p.name;

@@ -41,36 +41,63 @@ int default_r(int k) {
   return best;
 }
 
+// A positive decimal number without sign or leading zeros; 0 if `s` is not one.
+long number(const std::string& s) {
+  if (s.empty() || s.size() > 6 || s[0] == '0' ||
+      !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return 0;
+  return std::stol(s);
+}
+
+// Names: fc, fcM, fcM-isuS (M top subswitches, S input speedup on the
+// bottoms); bb, bb-isuS (bb's m is n: its up ports hang on the tops).
 FcShape parse(const OrganizationParams& p) {
   FcShape f{};
   f.k = p.radix;
   f.bb = p.name.rfind("bb", 0) == 0;
+  const std::string family = f.bb ? "bb" : "fc";
+  const std::string fail = "organization '" + p.name + "' at radix " + std::to_string(f.k) + ": ";
+  const std::string grammar = f.bb ? "bb or bb-isuS (S input speedup on the bottoms)"
+                                   : "fc, fcM or fcM-isuS (M top subswitches, S input speedup on the bottoms), "
+                                     "e.g. fc6-isu2";
   f.r = p.subswitch_radix > 0 ? p.subswitch_radix : default_r(f.k);
-  const std::string fail = "organization " + p.name + ": ";
   if (f.r < 2 || f.k % f.r != 0)
-    throw std::invalid_argument(fail + "router.subswitch_radix r = " + std::to_string(f.r) + " must divide the radix " +
-                                std::to_string(f.k));
+    throw std::invalid_argument(fail + "subswitch radix r = " + std::to_string(f.r) +
+                                " (router.subswitch_radix; allowed: 0 for the divisor of k nearest 2 sqrt(k), or a "
+                                "divisor of " + std::to_string(f.k) + " from 2 up)");
   f.n = f.k / f.r;
   f.m = f.n;
   f.s = p.input_speedup;
+  // The name: family, then digits M (fc only), then -isuS.
   std::string rest = p.name.substr(2);
-  std::size_t i = 0;
-  while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) ++i;
-  if (i > 0) f.m = std::stoi(rest.substr(0, i));
-  rest = rest.substr(i);
-  if (rest.rfind("-isu", 0) == 0 && rest.size() > 4 &&
-      std::all_of(rest.begin() + 4, rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-    f.s = std::stoi(rest.substr(4));
-  } else if (!rest.empty()) {
-    throw std::invalid_argument(fail + "expected fc, fcM or fcM-isuS (M up channels per bottom, S input speedup), "
-                                "e.g. fc6-isu2");
+  const std::size_t dash = rest.find('-');
+  const std::string m_text = rest.substr(0, dash), isu = dash == std::string::npos ? "" : rest.substr(dash);
+  const bool m_ok = m_text.empty() || (!f.bb && number(m_text) > 0);
+  const bool s_ok = isu.empty() || (isu.rfind("-isu", 0) == 0 && number(isu.substr(4)) > 0 && (f.bb || !m_text.empty()));
+  if (!m_ok || !s_ok) throw std::invalid_argument(fail + "malformed name; allowed: " + grammar);
+  // 2n - 1 tops make a Clos strictly non-blocking; more tops than that and
+  // than the r bottoms only add area.
+  if (!m_text.empty()) {
+    const long m = number(m_text), max_m = std::max(f.r, 2 * f.n - 1);
+    if (m > max_m)
+      throw std::invalid_argument(fail + "M = " + m_text + " top subswitches (allowed: " + family +
+                                  "M with M from 1 to " + std::to_string(max_m) + " = max(r, 2n - 1), r = " +
+                                  std::to_string(f.r) + " bottoms of n = " + std::to_string(f.n) +
+                                  " router ports: from 2n - 1 tops on the switch is strictly non-blocking)");
+    f.m = int(m);
   }
-  if (f.m < 1 || f.s < 1) throw std::invalid_argument(fail + "M and S must be at least 1");
-  if (f.bb) {
-    if (f.k % 2 || f.r % 2 || (f.k / 2) % f.n)
-      throw std::invalid_argument(fail + "bb needs an even radix and an even r");
-    if (f.m != f.n) throw std::invalid_argument(fail + "bb has m = n = k/r (up ports attach to the tops)");
+  if (!isu.empty()) {
+    // Beyond n + M crossbar inputs per port a bottom has more rows than outputs.
+    const long s = number(isu.substr(4)), max_s = f.n + f.m;
+    if (s > max_s)
+      throw std::invalid_argument(fail + "S = " + isu.substr(4) + " (allowed: input speedup S from 1 to n + M = " +
+                                  std::to_string(max_s) + ", the outputs of a bottom subswitch)");
+    f.s = int(s);
   }
+  if (f.bb && (f.k % 2 || f.r % 2 || (f.k / 2) % f.n))
+    throw std::invalid_argument(fail + "bb needs an even radix k and an even subswitch radix r, so that r/2 bottoms "
+                                "hold the k/2 down ports; got k = " + std::to_string(f.k) + ", r = " +
+                                std::to_string(f.r) + " (router.subswitch_radix)");
   return f;
 }
 

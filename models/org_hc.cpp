@@ -44,12 +44,13 @@ class HcRouting final : public InternalRouting {
 };
 
 Organization make_hc(const OrganizationParams& prm) {
+  if (prm.name != "hc") throw std::invalid_argument("organization '" + prm.name + "': malformed name; allowed: hc");
   const int k = prm.radix;
   const int p = prm.subswitch_radix > 0 ? prm.subswitch_radix : default_p(k);
   if (p <= 1 || k % p != 0)
-    throw std::invalid_argument("organization hc: router.subswitch_radix p = " + std::to_string(p) +
-                                " must divide the radix " + std::to_string(k) +
-                                " (0 = sqrt(k), which needs a square radix)");
+    throw std::invalid_argument("organization hc at radix " + std::to_string(k) + ": subswitch radix p = " +
+                                std::to_string(p) + " (router.subswitch_radix; allowed: a divisor of " +
+                                std::to_string(k) + " from 2 up, or 0 for sqrt(k), which needs a square radix)");
   const int t = k / p;  // tiles per row and column
   Organization org;
   SwitchDescription& d = org.description;

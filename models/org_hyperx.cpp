@@ -43,10 +43,10 @@ int int_root(int x, int n) {
 
 HxShape parse(const OrganizationParams& p) {
   const int k = p.radix;
-  const std::string fail = "organization " + p.name + ": ";
+  const std::string fail = "organization " + p.name + ": radix " + std::to_string(k) + " (allowed: ";
   if (p.name == "hxv" || p.name == "hxm") {
     const int s = int_root(k, 3);
-    if (s < 2) throw std::invalid_argument(fail + "the 2D HyperX switch needs a cube radix k = s^3 (e.g. 27, 64, 125, 216); got " + std::to_string(k));
+    if (s < 2) throw std::invalid_argument(fail + "a cube radix k = s^3, e.g. 27, 64, 125, 216: the 2D HyperX switch has s^2 subswitches of s router ports)");
     return {2, s, 2, s, p.name == "hxv"};
   }
   if (p.name == "hx05" || p.name == "hx10") {
@@ -54,9 +54,10 @@ HxShape parse(const OrganizationParams& p) {
       const int s = int_root(k, l + 1);
       if (s >= 2) return {l, s, p.name == "hx05" ? 1 : 2, s, false};
     }
-    throw std::invalid_argument(fail + "needs k = S^(L+1) for L = 1, 2 or 3 (e.g. 16, 36, 64, 81, 256); got " + std::to_string(k));
+    throw std::invalid_argument(fail + "k = S^(L+1) for L = 1, 2 or 3, e.g. 16, 36, 64, 81, 256: S^L subswitches of S "
+                                "router ports)");
   }
-  throw std::invalid_argument(fail + "expected hxv, hxm, hx05 or hx10");
+  throw std::invalid_argument("organization '" + p.name + "': malformed name; allowed: hxv, hxm, hx05 or hx10");
 }
 
 class HxRouting final : public InternalRouting {
@@ -107,6 +108,7 @@ Organization make_hyperx(const OrganizationParams& prm) {
   d.org = prm.name;
   d.radix = prm.radix;
   d.max_subswitch_hops = h.valiant ? 2 * h.l + 1 : h.l + 1;
+  d.vc_classes = h.valiant ? 2 : 1;
   // Floorplan: Table I's ((3/2)(5k^(1/3) - 4) k^(1/3) + k)^2 is a square of
   // S subswitch tiles of 1.5 q pitches per side plus the k K/2 channels that
   // cross it; with K = 1 half of those wires (hx05 lands 8 % below fc at

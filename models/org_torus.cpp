@@ -82,13 +82,14 @@ class TorusRouting final : public InternalRouting {
 
 Organization make_torus(const OrganizationParams& prm) {
   const int k = prm.radix;
-  const int s = int(std::lround(std::sqrt(double(k))));
-  if (s * s != k || s < 3)
-    throw std::invalid_argument("organization " + prm.name + ": the folded 2D torus needs a square radix k = s^2 with s >= 3 (e.g. 16, 36, 64, 144, 256); got " +
-                                std::to_string(k));
   const bool valiant = prm.name == "trv";
   if (!valiant && prm.name != "trm")
-    throw std::invalid_argument("organization " + prm.name + ": expected trv (Valiant) or trm (minimal)");
+    throw std::invalid_argument("organization '" + prm.name + "': malformed name; allowed: trv (Valiant) or trm (minimal)");
+  const int s = int(std::lround(std::sqrt(double(k))));
+  if (s * s != k || s < 3)
+    throw std::invalid_argument("organization " + prm.name + ": radix " + std::to_string(k) +
+                                " (allowed: a square radix k = s^2 with s >= 3, e.g. 16, 36, 64, 144, 256: the "
+                                "folded 2D torus has k subswitches in an s x s grid)");
   const int c = std::max(1, s / 4);
   const int radix = 4 * c + 1;
   Organization org;
@@ -96,6 +97,7 @@ Organization make_torus(const OrganizationParams& prm) {
   d.org = prm.name;
   d.radix = k;
   d.max_subswitch_hops = valiant ? 2 * s + 1 : s + 1;
+  d.vc_classes = valiant ? 4 : 2;
   // Floorplan (Table I): k tiles of (3/2)(sqrt(k) + 1) pitches square.
   const double tile = 1.5 * (s + 1);
   d.width_pitch = d.height_pitch = s * tile;

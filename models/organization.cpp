@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace nwn {
 
@@ -11,6 +12,14 @@ std::map<std::string, OrganizationFactory>& organization_registry() {
 }
 
 Organization make_organization(const OrganizationParams& p) {
+  if (p.radix < 2 || p.radix > kMaxRadix)
+    throw std::invalid_argument("organization '" + p.name + "': radix " + std::to_string(p.radix) +
+                                " (allowed: 2 to " + std::to_string(kMaxRadix) +
+                                "; a k x k crossbar's connect matrix and allocators grow as k^2)");
+  if (p.subswitch_radix < 0)
+    throw std::invalid_argument("organization '" + p.name + "': subswitch radix " + std::to_string(p.subswitch_radix) +
+                                " (allowed: 0 for the paper's choice, or a divisor of the radix " +
+                                std::to_string(p.radix) + ")");
   const OrganizationFactory* best = nullptr;
   std::size_t best_len = 0;
   for (auto& [prefix, f] : organization_registry()) {
@@ -22,7 +31,8 @@ Organization make_organization(const OrganizationParams& p) {
   if (!best) {
     std::string known;
     for (auto& n : organization_names()) known += (known.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("unknown switch organization '" + p.name + "' (known: " + known + ")");
+    throw std::invalid_argument("unknown switch organization '" + p.name + "' (known: " + known +
+                                "; fc also as fcM and fcM-isuS, bb as bb-isuS)");
   }
   Organization org = (*best)(p);
   validate(org.description);

@@ -77,6 +77,10 @@ struct SwitchDescription {
   // Most subswitches a packet visits (bounds the fanout search on cyclic
   // internal networks).
   int max_subswitch_hops = 1;
+  // VC classes the internal routing splits each route's VCs into (internal
+  // deadlock freedom, internal_class): a route must allow at least this many
+  // VCs, so router.vcs must cover it times the global routing's classes.
+  int vc_classes = 1;
   std::vector<SubswitchSpec> subswitches;
   std::vector<ChannelSpec> channels;
   std::vector<PortAttachment> inputs;   // router input port -> subswitch input
@@ -114,8 +118,17 @@ struct Organization {
 
 using OrganizationFactory = std::function<Organization(const OrganizationParams&)>;
 
+// The largest radix an organization is built at (router.radix allows the
+// same). The description keeps a k x k connect matrix per crossbar and the
+// simulated crossbar's allocators are k x k: 16 MB at 4,096, but 10^12 bytes
+// at a radix of 10^6.
+constexpr int kMaxRadix = 4096;
+
 // Organizations by name prefix: the factory of the longest registered prefix
 // of the requested name builds it (so "fc6-isu2" reaches the "fc" factory).
+// Each factory parses the whole name strictly and checks the radix and
+// parameters; a name or radix it cannot build is std::invalid_argument
+// saying what its family allows.
 std::map<std::string, OrganizationFactory>& organization_registry();
 Organization make_organization(const OrganizationParams& p);
 std::vector<std::string> organization_names();

@@ -1,5 +1,8 @@
 #include "technology.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -90,12 +93,25 @@ Technology parse_technology(const std::string& text, const std::string& origin) 
   return t;
 }
 
-Technology load_technology(const std::string& path) {
+Technology load_technology(const std::string& path, const std::string& key) {
+  const std::string origin = key.empty() ? path : key + " = '" + path + "'";
+  const auto fail = [&](const std::string& what) {
+    return ConfigError("technology error: " + origin + ": " + what +
+                       " (allowed: a technology TOML file, e.g. power/tech/22nm.toml)");
+  };
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (st.type() == std::filesystem::file_type::directory) throw fail("is a directory");
+  if (st.type() != std::filesystem::file_type::not_found && st.type() != std::filesystem::file_type::regular &&
+      !ec)
+    throw fail("is not a regular file");
+  errno = 0;
   std::ifstream in(path);
-  if (!in) throw ConfigError("technology error: cannot read '" + path + "'");
+  if (!in) throw fail(std::string("cannot read it: ") + (errno ? std::strerror(errno) : "cannot open"));
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_technology(ss.str(), path);
+  if (ss.str().empty()) throw fail("is empty");
+  return parse_technology(ss.str(), origin);
 }
 
 }  // namespace nwn

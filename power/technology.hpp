@@ -33,8 +33,9 @@ struct Technology {
 // The paper's 22 nm constants (the same as power/tech/22nm.toml).
 Technology default_technology();
 // Reads a technology file. Every key is required and no other is allowed;
-// errors (ConfigError) name the file, the key, the value and what is allowed.
-Technology load_technology(const std::string& path);
+// errors (ConfigError) name the file (and `key`, the setting that named it,
+// e.g. power.tech_file), the key, the value and what is allowed.
+Technology load_technology(const std::string& path, const std::string& key = "");
 Technology parse_technology(const std::string& toml_text, const std::string& origin);
 
 }  // namespace nwn

@@ -11,6 +11,7 @@
 
 #include "../models/allocator.hpp"
 #include "../models/organization.hpp"
+#include "../power/technology.hpp"
 #include "network.hpp"
 #include "topo/graph.hpp"
 #include "traffic.hpp"
@@ -101,7 +102,8 @@ std::vector<KeySpec> base_schema() {
       {"traffic.hotspot_fraction", V::Float, "0.2", 0, 1, nullptr, "",
        "hotspot: fraction of packets sent to a hot spot (the rest uniform)"},
       {"router.org", V::String, "cn", 0, 0, organization_names, "",
-       "switch organization (names as in the paper): cn, hc, fc, fcM, fcM-isuS, bb, trv, trm, hxv, hxm, hx05, hx10"},
+       "switch organization (names as in the paper): cn, hc, fc, fcM, fcM-isuS, bb, bb-isuS, trv, trm, hxv, hxm, hx05, "
+       "hx10; M, S and the radix each needs: docs/ORGANIZATIONS.md"},
       {"router.subswitch_radix", V::Int, "0", 0, 4096, nullptr, "ports",
        "hc: subswitch radix p; fc, bb: top subswitch radix r (0: p = sqrt(k), r = 2 sqrt(k))"},
       {"router.cn_crossbar_stages", V::Int, "0", 0, 1000, nullptr, "cycles",
@@ -208,7 +210,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-[[noreturn]] void unknown_key(const std::string& key, const std::string& origin) {
+[[noreturn]] void unknown_key(const std::string& key, const std::string& origin, const char* what = "key") {
   std::string best;
   std::size_t best_d = 4;
   for (auto& k : config_schema()) {
@@ -222,14 +224,50 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::string> same;
   for (auto& k : config_schema())
     if (k.key.compare(0, section.size() + 1, section + ".") == 0) same.push_back(k.key);
-  std::string msg = "config error: unknown key '" + key + "' (" + origin + ")";
+  std::string msg = std::string("config error: unknown ") + what + " '" + key + "' (" + origin + ")";
   if (!best.empty()) msg += "; did you mean '" + best + "'?";
   if (!same.empty()) msg += " Keys in [" + section + "]: " + join(same);
   else msg += " Run 'nwnsim config --keys' for the list.";
   throw ConfigError(msg);
 }
 
+std::string toml_type(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string: return "a TOML string";
+    case toml::node_type::integer: return "a TOML integer";
+    case toml::node_type::floating_point: return "a TOML float";
+    case toml::node_type::boolean: return "a TOML boolean";
+    case toml::node_type::array: return "a TOML array";
+    case toml::node_type::table: return "a TOML table";
+    case toml::node_type::date: return "a TOML date";
+    case toml::node_type::time: return "a TOML time";
+    case toml::node_type::date_time: return "a TOML date-time";
+    case toml::node_type::none: break;
+  }
+  return "a TOML value";
+}
+
+std::string toml_type(ValueType t) {
+  switch (t) {
+    case ValueType::Int: return "a TOML integer";
+    case ValueType::Float: return "a TOML float or integer";
+    case ValueType::Bool: return "a TOML boolean";
+    case ValueType::String: return "a TOML string";
+  }
+  return "";
+}
+
 }  // namespace
+
+std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
+  return out;
+}
 
 const std::vector<KeySpec>& config_schema() {
   static const std::vector<KeySpec> schema = build_schema();
@@ -317,20 +355,32 @@ void Config::load_string(const std::string& text, const std::string& origin) {
       const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
       const std::string where = origin + ":" + std::to_string(node.source().begin.line);
       if (auto sub = node.as_table()) {
+        // A table is a section of the schema (even an empty one must be).
+        const auto& keys = config_schema();
+        if (std::none_of(keys.begin(), keys.end(), [&](const KeySpec& ks) { return ks.key.rfind(key + ".", 0) == 0; }))
+          unknown_key(key, where, "table");
         walk(*sub, key);
         continue;
       }
       const KeySpec* spec = find_key(key);
       if (!spec) unknown_key(key, where);
+      // The TOML type must be the key's: no quoted numbers, no 2.0 for an
+      // integer (an integer is a number for a float key).
+      const bool type_ok = spec->type == ValueType::Int      ? node.is_integer()
+                           : spec->type == ValueType::Float  ? node.is_number()
+                           : spec->type == ValueType::Bool   ? node.is_boolean()
+                                                             : node.is_string();
+      if (!type_ok) {
+        std::ostringstream shown;
+        node.visit([&](auto&& v) { shown << v; });
+        throw ConfigError("config error: " + key + " = " + shown.str() + " (" + where + "): " + toml_type(node) +
+                          ", but " + key + " takes " + toml_type(spec->type) + ": " + allowed(*spec));
+      }
       std::string value;
-      if (auto s = node.as_string()) value = s->get();
+      if (auto str = node.as_string()) value = str->get();
       else if (auto i = node.as_integer()) value = std::to_string(i->get());
       else if (auto f = node.as_floating_point()) value = fmt::format("{}", f->get());
-      else if (auto b = node.as_boolean()) value = b->get() ? "true" : "false";
-      else throw ConfigError("config error: " + key + " (" + where + "): must be " + allowed(*spec));
-      if (spec->type == ValueType::String && !node.is_string())
-        throw ConfigError("config error: " + key + " = " + value + " (" + where + "): must be a quoted string, " +
-                          allowed(*spec));
+      else value = node.as_boolean()->get() ? "true" : "false";
       set(key, value, where);
     }
   };
@@ -451,6 +501,89 @@ std::vector<std::int64_t> int_list(const Config& cfg, const std::string& key, st
     throw ConfigError(fmt::format("config error: {} = '{}': must be a comma-separated list of integers {} ({})", key,
                                   text, range, meaning));
   return out;
+}
+
+namespace {
+
+// The organization of every router, built as a description only (no
+// module); a name or parameter it cannot build is a ConfigError.
+Organization config_organization(const Config& cfg) {
+  const OrganizationParams p = organization_params(cfg, int(cfg.get_int("router.radix")));
+  try {
+    return make_organization(p);
+  } catch (const std::invalid_argument& e) {
+    const std::string r = p.subswitch_radix ? fmt::format(", router.subswitch_radix = {}", p.subswitch_radix) : "";
+    throw ConfigError(fmt::format("config error: router.org = '{}' (router.radix = {}{}): {}", p.name, p.radix, r,
+                                  e.what()));
+  }
+}
+
+}  // namespace
+
+SmallestBuffer smallest_vc_buffer(const Config& cfg) {
+  SmallestBuffer b{int(cfg.get_int("router.vc_depth_flits")), "router.vc_depth_flits"};
+  for (const SubswitchSpec& s : config_organization(cfg).description.subswitches)
+    if (s.vc_depth_flits < b.flits)
+      b = {s.vc_depth_flits, s.port_buffers ? "router.vc_depth_flits" : "router.subswitch_vc_depth_flits"};
+  return b;
+}
+
+void check_route_vcs(const Config& cfg, int classes, const std::string& routing) {
+  const int vcs = int(cfg.get_int("router.vcs"));
+  const int inner = config_organization(cfg).description.vc_classes;
+  if (vcs / classes < inner)
+    throw ConfigError(fmt::format("config error: router.vcs = {}: {} splits the VCs into {} classes, and router.org = "
+                                  "{} splits the VCs of each into {} internal classes (deadlock freedom inside the "
+                                  "switch); allowed: router.vcs >= {} x {} = {}",
+                                  vcs, routing, classes, cfg.get_string("router.org"), inner, classes, inner,
+                                  classes * inner));
+}
+
+void check_config(const Config& cfg) {
+  const std::string& topology = cfg.get_string("network.topology");
+  const std::string& routing = cfg.get_string("network.routing");
+  const std::vector<std::string> routings = topology_routings(topology);
+  if (!routings.empty() && std::find(routings.begin(), routings.end(), routing) == routings.end())
+    throw ConfigError("config error: network.routing = '" + routing + "' does not apply to network.topology = " +
+                      topology + " (allowed: " + join(routings) + ")");
+
+  const Organization org = config_organization(cfg);
+  const std::string& name = cfg.get_string("router.org");
+  const int vcs = int(cfg.get_int("router.vcs"));
+  const SwitchDescription& d = org.description;
+  if (vcs < d.vc_classes)
+    throw ConfigError(fmt::format("config error: router.vcs = {}: router.org = {} splits the VCs of every route into {} "
+                                  "internal classes (deadlock freedom inside the switch, docs/ORGANIZATIONS.md); "
+                                  "allowed: router.vcs >= {}",
+                                  vcs, name, d.vc_classes, d.vc_classes));
+  for (const SubswitchSpec& s : d.subswitches)
+    if (s.input_speedup > vcs) {
+      // VC v uses crossbar input v mod S: S inputs need S VCs to feed them.
+      const std::string source = name.find("-isu") != std::string::npos
+                                     ? fmt::format("router.org = '{}' sets input speedup {}", name, s.input_speedup)
+                                     : fmt::format("router.input_speedup = {}", s.input_speedup);
+      throw ConfigError(fmt::format("config error: {} but router.vcs = {}: VC v uses crossbar input v mod speedup "
+                                    "(allowed: an input speedup from 1 to router.vcs = {})",
+                                    source, vcs, vcs));
+    }
+
+  if (cfg.get_string("router.flow_control") == "vct" && cfg.get_string("traffic.source") == "synthetic") {
+    const bool bimodal = cfg.get_string("traffic.size_mix") == "bimodal";
+    std::string size_key = "traffic.packet_flits";
+    if (bimodal)
+      size_key = cfg.get_int("traffic.bimodal_large_flits") >= cfg.get_int("traffic.bimodal_small_flits")
+                     ? "traffic.bimodal_large_flits"
+                     : "traffic.bimodal_small_flits";
+    const std::int64_t largest = cfg.get_int(size_key);
+    const SmallestBuffer b = smallest_vc_buffer(cfg);
+    if (largest > b.flits)
+      throw ConfigError(fmt::format("config error: packets of {} flits ({} = {}) do not fit {} = {}: virtual "
+                                    "cut-through needs every VC a packet enters to hold the whole packet (allowed: "
+                                    "{} >= {}, or router.flow_control = wormhole)",
+                                    largest, size_key, largest, b.key, b.flits, b.key, largest));
+  }
+
+  if (const std::string& tech = cfg.get_string("power.tech_file"); !tech.empty()) load_technology(tech, "power.tech_file");
 }
 
 }  // namespace nwn

@@ -15,9 +15,14 @@
 
 namespace nwn {
 
+// `text` with control characters (a NUL, a newline, an escape sequence) as
+// \xNN, so a value cannot cut a message short or garble the terminal.
+std::string printable(const std::string& text);
+
+// Its message is printable(): values quoted in it are shown whole.
 class ConfigError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ConfigError(const std::string& message) : std::runtime_error(printable(message)) {}
 };
 
 enum class ValueType { Int, Float, Bool, String };
@@ -65,6 +70,28 @@ class Config {
   const Value& value(const std::string& key, ValueType want) const;
   std::map<std::string, Value> values_;
 };
+
+// The checks across keys that need no network built, run by make_network
+// before any module exists: network.routing against network.topology; the
+// organization router.org at router.radix (its name and parameters, the VCs
+// its internal routing needs, its input speedup against router.vcs); with
+// virtual cut-through, the largest synthetic packet against every VC buffer
+// it may enter; power.tech_file. Throws ConfigError naming the keys, their
+// values and what is allowed.
+void check_config(const Config& cfg);
+// router.vcs against the global routing's VC classes (`classes` ranges of
+// router.vcs / classes VCs; `routing` says which routing) times the classes
+// the organization splits each range into. Topologies whose routing splits
+// the VCs call it before they build anything.
+void check_route_vcs(const Config& cfg, int classes, const std::string& routing);
+// Virtual cut-through: the smallest VC buffer a packet may have to enter
+// whole (a router input port or a subswitch buffer of router.org), and the
+// key that sets it.
+struct SmallestBuffer {
+  int flits = 0;
+  std::string key;
+};
+SmallestBuffer smallest_vc_buffer(const Config& cfg);
 
 // Markdown table of every key (docs/CONFIG.md is generated from this).
 std::string schema_markdown();

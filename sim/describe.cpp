@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -19,6 +20,23 @@
 
 namespace nwn {
 namespace {
+
+// --radices: integers from 2 to kMaxRadix (the organizations' bound).
+std::vector<int> parse_radices(const std::string& text) {
+  std::vector<int> out;
+  for (const std::string& item : split_list(text, "--radices")) {
+    const bool digits = item.size() <= 9 && std::all_of(item.begin(), item.end(), [](char c) {
+                          return c >= '0' && c <= '9';
+                        });
+    const long v = digits ? std::stol(item) : 0;
+    if (v < 2 || v > kMaxRadix)
+      throw ConfigError(fmt::format("complexity error: --radices '{}': item '{}' is not a radix (allowed: integers from 2 to {}, "
+                                    "comma-separated; a radix-{} crossbar already has {} crosspoints)",
+                                    text, item, kMaxRadix, kMaxRadix, long(kMaxRadix) * kMaxRadix));
+    out.push_back(int(v));
+  }
+  return out;
+}
 
 SwitchDescription describe_org(const std::string& org, int radix, int subswitch_radix) {
   OrganizationParams p;
@@ -45,7 +63,14 @@ struct DescribeArgs {
 };
 
 int run_describe(const DescribeArgs& a) {
-  const SwitchDescription d = describe_org(a.org, a.radix, a.subswitch_radix);
+  SwitchDescription d;
+  try {
+    d = describe_org(a.org, a.radix, a.subswitch_radix);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(fmt::format("describe error: --org {} --radix {}{}: {}", a.org, a.radix,
+                                  a.subswitch_radix ? fmt::format(" --subswitch-radix {}", a.subswitch_radix) : "",
+                                  e.what()));
+  }
   const Complexity c = complexity(d);
   if (a.json) {
     nlohmann::ordered_json j;
@@ -87,6 +112,7 @@ int run_describe(const DescribeArgs& a) {
 
 struct ComplexityArgs {
   std::string orgs = "cn,hc,fc,fc5,fc6,fc5-isu2,fc6-isu2,trv,hxv,hx05,hx10,bb";
+  bool orgs_given = false;  // --orgs: every one must exist at every radix
   int radix = 64;
   std::string radices;
   bool radices_given = false;  // --radices '' is an error, not --radix
@@ -98,33 +124,19 @@ std::string num(double x) { return x == double(long(x)) ? fmt::format("{}", long
 
 int run_complexity(const ComplexityArgs& a) {
   const auto orgs = split_list(a.orgs, "--orgs");
-  std::vector<int> radices;
-  if (a.radices_given)
-    for (auto& r : split_list(a.radices, "--radices")) {
-      std::size_t pos = 0;
-      int k = 0;
-      try {
-        k = std::stoi(r, &pos);
-      } catch (const std::exception&) {
-      }
-      if (pos != r.size() || k < 2 || k > 4096)
-        throw ConfigError("config error: --radices '" + a.radices + "': item '" + r +
-                          "' (allowed: radices from 2 to 4096, comma-separated)");
-      radices.push_back(k);
-    }
-  if (radices.empty()) radices.push_back(a.radix);
+  std::vector<int> radices = a.radices_given ? parse_radices(a.radices) : std::vector<int>{a.radix};
   const bool relative = radices.size() > 1;
   Table t;
   t.header = {"radix", "org", "subswitch_buffers", "aggregate_fanout", "crosspoints", "area_pitch2"};
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  std::vector<std::string> left_out;  // default organizations that do not exist at a radix, and why
   for (int k : radices) {
     Complexity ref{};
-    bool have_ref = false;
     if (relative) {
       try {
         ref = complexity(describe_org(a.reference, k, 0));
-        have_ref = true;
-      } catch (const std::invalid_argument&) {
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(fmt::format("complexity error: --reference {} at radix {}: {}", a.reference, k, e.what()));
       }
     }
     for (auto& o : orgs) {
@@ -132,8 +144,9 @@ int run_complexity(const ComplexityArgs& a) {
       try {
         c = complexity(describe_org(o, k, 0));
       } catch (const std::invalid_argument& e) {
-        if (radices.size() == 1) throw;
-        continue;  // not every organization exists at every radix (square, cube)
+        if (a.orgs_given) throw ConfigError(fmt::format("complexity error: --orgs {} at radix {}: {}", o, k, e.what()));
+        left_out.push_back(e.what());  // not every organization exists at every radix (square, cube)
+        continue;
       }
       std::vector<std::string> row = {std::to_string(k), o, std::to_string(c.subswitch_buffers),
                                       std::to_string(c.aggregate_fanout), std::to_string(c.crosspoints),
@@ -144,7 +157,7 @@ int run_complexity(const ComplexityArgs& a) {
                                   {"aggregate_fanout", c.aggregate_fanout},
                                   {"crosspoints", c.crosspoints},
                                   {"area_pitch2", c.area_pitch2}};
-      if (relative && have_ref) {
+      if (relative) {
         auto rel = [](double x, double r) { return r > 0 ? x / r : 0.0; };
         const double rb = rel(c.subswitch_buffers, ref.subswitch_buffers), rf = rel(c.aggregate_fanout, ref.aggregate_fanout),
                      rx = rel(double(c.crosspoints), double(ref.crosspoints)), ra = rel(c.area_pitch2, ref.area_pitch2);
@@ -161,6 +174,7 @@ int run_complexity(const ComplexityArgs& a) {
   if (relative)
     for (const char* h : {"rel_buffers", "rel_fanout", "rel_crosspoints", "rel_area"}) t.header.push_back(h);
   std::cout << t.render();
+  for (const std::string& why : left_out) std::cerr << "left out: " << why << "\n";
   if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
   if (!a.json_path.empty()) write_file(a.json_path, j.dump(2) + "\n");
   return 0;
@@ -169,11 +183,12 @@ int run_complexity(const ComplexityArgs& a) {
 CommandRegistration reg_describe([](CLI::App& app, int& exit_code) {
   auto args = std::make_shared<DescribeArgs>();
   auto* c = app.add_subcommand("describe", "print a switch organization's structure and complexity");
-  c->add_option("--org", args->org, "organization (cn, hc, fc, fcM, fcM-isuS, bb, trv, trm, hxv, hxm, hx05, hx10)")
+  c->add_option("--org", args->org, "organization (cn, hc, fc, fcM, fcM-isuS, bb, bb-isuS, trv, trm, hxv, hxm, hx05, hx10)")
       ->capture_default_str();
-  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, 4096));
+  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, kMaxRadix));
   c->add_option("--subswitch-radix", args->subswitch_radix, "p (hc) or r (fc, bb); 0 = the paper's choice")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, kMaxRadix));
   c->add_flag("--json", args->json, "JSON instead of text");
   c->callback([args, &exit_code] { exit_code = run_describe(*args); });
 });
@@ -183,9 +198,14 @@ CommandRegistration reg_complexity([](CLI::App& app, int& exit_code) {
   auto* c = app.add_subcommand("complexity",
                                "Table II: subswitch buffers, aggregate fanout, crosspoints and area of each "
                                "organization; with --radices, Fig. 5 (relative to hc)");
-  c->add_option("--orgs", args->orgs, "organizations, comma-separated")->capture_default_str();
-  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, 4096));
-  c->add_option("--radices", args->radices, "radix sweep, comma-separated (e.g. 16,36,64,144,256)");
+  c->add_option("--orgs", args->orgs,
+                 "organizations, comma-separated (default: those of the list that exist at the radix; the others "
+                 "are named on stderr)")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->orgs_given = true; });
+  c->add_option("--radix", args->radix, "router radix k")->capture_default_str()->check(CLI::Range(2, kMaxRadix));
+  c->add_option("--radices", args->radices, "radix sweep, comma-separated (e.g. 16,36,64,144,256)")
+      ->each([args](const std::string&) { args->radices_given = true; });
   c->add_option("--reference", args->reference, "organization the rel- columns divide by")->capture_default_str();
   output_option(c->add_option("--csv", args->csv_path, "write the table as CSV"));
   output_option(c->add_option("--json", args->json_path, "write the figures as JSON"));

@@ -51,9 +51,11 @@ TraceLimits trace_limits(const Config& cfg, int nodes) {
   TraceLimits lim;
   lim.nodes = nodes;
   lim.time_scale = cfg.get_float("traffic.trace_time_scale");
-  lim.max_packet_flits = vct ? int(std::min<std::int64_t>(cfg.get_int("router.vc_depth_flits"), 65535)) : 65535;
-  lim.size_rule = vct ? "router.vc_depth_flits = " + std::to_string(cfg.get_int("router.vc_depth_flits")) +
-                            ": virtual cut-through needs a VC to hold a whole packet"
+  // Virtual cut-through: every VC a packet enters, subswitch buffers too.
+  const SmallestBuffer b = vct ? smallest_vc_buffer(cfg) : SmallestBuffer{65535, ""};
+  lim.max_packet_flits = std::min(b.flits, 65535);
+  lim.size_rule = vct ? b.key + " = " + std::to_string(b.flits) +
+                            ": virtual cut-through needs every VC a packet enters to hold the whole packet"
                       : "the longest packet a flit can name";
   return lim;
 }
@@ -393,6 +395,22 @@ TopologyFactory& graph_network_factory() {
   return factory;
 }
 
+std::map<std::string, std::vector<std::string>>& topology_routing_registry() {
+  static std::map<std::string, std::vector<std::string>> registry;
+  return registry;
+}
+
+std::function<std::vector<std::string>(const std::string&)>& graph_network_routings() {
+  static std::function<std::vector<std::string>(const std::string&)> routings;
+  return routings;
+}
+
+std::vector<std::string> topology_routings(const std::string& topology) {
+  if (auto it = topology_routing_registry().find(topology); it != topology_routing_registry().end()) return it->second;
+  if (topo::find_graph_topology(topology) && graph_network_routings()) return graph_network_routings()(topology);
+  return {};
+}
+
 std::vector<std::string> topology_names() {
   std::vector<std::string> names;
   for (auto& [n, f] : topology_registry()) names.push_back(n);
@@ -409,6 +427,7 @@ std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
   if (it != topology_registry().end()) factory = it->second;
   else if (topo::find_graph_topology(name) && graph_network_factory()) factory = graph_network_factory();
   else throw ConfigError("config error: network.topology = '" + name + "' cannot be simulated");
+  check_config(cfg);
   const std::string& org = cfg.get_string("router.org");
   if (org.rfind("bb", 0) == 0 && (name != "fclos" || cfg.get_string("network.port_assignment") != "tied"))
     throw ConfigError("config error: router.org = '" + org +
@@ -425,11 +444,12 @@ std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
 }
 
 namespace {
+// One router has no global routing to choose.
 TopologyRegistration reg_single("single", [](const Config& cfg, const Clock& clock) {
   auto net = std::make_unique<SingleRouterNetwork>(cfg, clock);
   net->build(cfg);
   return std::unique_ptr<Network>(std::move(net));
-});
+}, {"auto"});
 }  // namespace
 
 }  // namespace nwn

@@ -98,8 +98,20 @@ std::map<std::string, TopologyFactory>& topology_registry();
 std::vector<std::string> topology_names();
 // Builds the network of any graph topology (set by sim/topology_graph.cpp).
 TopologyFactory& graph_network_factory();
+// The values of network.routing each registered network takes.
+std::map<std::string, std::vector<std::string>>& topology_routing_registry();
+// The values of network.routing a graph topology takes, by topology (set by
+// sim/topology_graph.cpp).
+std::function<std::vector<std::string>(const std::string&)>& graph_network_routings();
+// The values of network.routing a topology takes (auto first), or none if
+// the topology cannot be simulated.
+std::vector<std::string> topology_routings(const std::string& topology);
 struct TopologyRegistration {
-  TopologyRegistration(const std::string& name, TopologyFactory f) { topology_registry()[name] = std::move(f); }
+  // routings: the values of network.routing it takes (auto: its default).
+  TopologyRegistration(const std::string& name, TopologyFactory f, std::vector<std::string> routings) {
+    topology_registry()[name] = std::move(f);
+    topology_routing_registry()[name] = std::move(routings);
+  }
 };
 
 // One router with a terminal on every port: the paper's single-router setup.

@@ -19,7 +19,7 @@ nlohmann::ordered_json network_power(const Config& cfg, const Network& net, cons
         rt->description().channels.size() != d.channels.size())
       return nullptr;  // mixed organizations: activity cannot be summed per subswitch
   const std::string& file = cfg.get_string("power.tech_file");
-  const Technology tech = file.empty() ? default_technology() : load_technology(file);
+  const Technology tech = file.empty() ? default_technology() : load_technology(file, "power.tech_file");
   const int flit_bits = int(cfg.get_int("flit.bits"));
   // Off-chip: every flit of the window enters and leaves each router it
   // crosses; reported apart, as for one router.

@@ -135,7 +135,7 @@ class FclosNetwork final : public Network {
 
 TopologyRegistration reg_fclos("fclos", [](const Config& cfg, const Clock& clock) {
   return std::unique_ptr<Network>(new FclosNetwork(cfg, clock));
-});
+}, {"auto", "random", "deterministic", "greedy2"});
 
 }  // namespace
 }  // namespace nwn

@@ -443,6 +443,7 @@ class GraphNetwork final : public Network {
       throw ConfigError(fmt::format("config error: router.vcs = {}: network.routing = {} on {} needs at least {} "
                                     "VCs: {}",
                                     vcs, routing, topology_parameters(cfg, g), classes, why));
+    check_route_vcs(cfg, classes, fmt::format("network.routing = {} on {}", routing, topology_parameters(cfg, g)));
 
     // Ports: terminals, then network ports, through the port map.
     const std::string& assignment = cfg.get_string("network.port_assignment");
@@ -509,6 +510,11 @@ struct RegisterGraphNetwork {
   RegisterGraphNetwork() {
     graph_network_factory() = [](const Config& cfg, const Clock& clock) {
       return std::unique_ptr<Network>(new GraphNetwork(cfg, clock));
+    };
+    graph_network_routings() = [](const std::string& topology) {
+      std::vector<std::string> r = {"auto", "minimal", "minad", "valiant", "ugal_l", "ugal_g"};
+      if (topo::is_torus_topology(topology)) r.push_back("dor");
+      return r;
     };
   }
 } register_graph_network;

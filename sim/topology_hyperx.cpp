@@ -234,6 +234,7 @@ class HyperXNetwork final : public Network {
       throw ConfigError(fmt::format("config error: router.vcs = {}: network.routing = {} on a {}-dimensional HyperX "
                                     "needs at least {} VCs (one class per hop for deadlock freedom)",
                                     vcs, name, L, classes));
+    check_route_vcs(cfg, classes, fmt::format("network.routing = {} on a {}-dimensional HyperX", name, L));
     std::vector<int> groups{sh.t};
     for (int s : sh.s) groups.push_back((s - 1) * sh.k);
     const std::vector<int> phys = port_map(cfg.get_string("network.port_assignment"), groups, radix);
@@ -259,7 +260,7 @@ class HyperXNetwork final : public Network {
 
 TopologyRegistration reg_hyperx("hyperx", [](const Config& cfg, const Clock& clock) {
   return std::unique_ptr<Network>(new HyperXNetwork(cfg, clock));
-});
+}, {"auto", "dor", "minad", "valiant", "closad", "dal"});
 
 }  // namespace
 }  // namespace nwn

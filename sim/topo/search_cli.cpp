@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -57,12 +58,13 @@ int run_search_hyperx(const HyperXArgs& a) {
   json rows = json::array();
   for (auto& b : split_list(a.betas, "--beta")) {
     double beta = 0;
+    std::size_t pos = 0;
     try {
-      beta = std::stod(b);
+      beta = std::stod(b, &pos);
     } catch (...) {
       beta = -1;
     }
-    if (!(beta > 0))
+    if (pos != b.size() || !(beta > 0) || !std::isfinite(beta))
       throw ConfigError("search error: --beta '" + b + "': must be positive numbers, comma-separated (e.g. 0.5,1)");
     topo::HyperXRequest r;
     r.endpoints = a.endpoints;
