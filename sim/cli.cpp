@@ -1,4 +1,5 @@
 #include "cli.hpp"
+#include "version.hpp"
 
 #include <unistd.h>
 
@@ -714,6 +715,7 @@ int cmd_config(const ConfigArgs& ca, bool keys, bool markdown) {
 int run_command(int argc, char** argv) {
   CLI::App app{"nwnsim: cycle-level SystemC model of high-radix router microarchitecture"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", [] { return version_text(); }, "print the version, commit, build and SystemC");
 
   ConfigArgs run_cfg;
   std::string run_json, run_csv, run_perf;

@@ -1,0 +1,24 @@
+#include "version.hpp"
+
+#include <systemc>
+
+#include <fmt/format.h>
+
+namespace nwn {
+
+const BuildInfo& build_info() {
+  static const BuildInfo info{NWNSIM_VERSION, NWNSIM_GIT_COMMIT, NWNSIM_BUILD_TYPE,
+                              fmt::format("{} {}", NWNSIM_COMPILER_ID, NWNSIM_COMPILER_VERSION),
+                              sc_core::sc_version()};
+  return info;
+}
+
+std::string version_text() {
+  const BuildInfo& b = build_info();
+  std::string systemc = b.systemc;
+  if (auto nl = systemc.find('\n'); nl != std::string::npos) systemc.resize(nl);
+  return fmt::format("nwnsim {}\ncommit {}\nbuild {}\ncompiler {}\n{}\n", b.version, b.commit, b.build_type,
+                     b.compiler, systemc);
+}
+
+}  // namespace nwn
