@@ -67,6 +67,8 @@ void distances_and_paths(const Graph& g, const AnalysisOptions& opt, Analysis& a
   std::vector<char> is_router_source(n, 0), is_endpoint_source(n, 0);
   for (int s : router_sources) is_router_source[s] = 1;
   for (int s : endpoint_sources) is_endpoint_source[s] = 1;
+  int total_sources = 0;
+  for (int s = 0; s < n; ++s) total_sources += is_router_source[s] || is_endpoint_source[s];
   Bfs bfs(n);
   double router_hops = 0, router_pairs = 0, endpoint_hops = 0, endpoint_pairs = 0;
   double paths_sum = 0, path_pairs = 0, paths_far = 0, far_pairs = 0;
@@ -74,6 +76,7 @@ void distances_and_paths(const Graph& g, const AnalysisOptions& opt, Analysis& a
     if (!is_router_source[s] && !is_endpoint_source[s]) continue;
     ++a.sources;
     bfs.run(g, s);
+    if (opt.progress) opt.progress(a.sources, total_sources);
     for (int v = 0; v < n; ++v) {
       const int d = bfs.dist[v];
       if (d < 0) throw std::runtime_error(fmt::format("{}: router {} cannot reach router {}", g.name, s, v));

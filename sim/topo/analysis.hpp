@@ -22,6 +22,7 @@
 // bisection (1 = full bisection bandwidth).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct AnalysisOptions {
   bool balance_routers = false;      // balance all routers instead of those with endpoints
   bool bisection = true;             // false: skip it (cut and beta -1, method "skipped")
   std::uint64_t seed = 1;
+  // Called after each BFS source with (sources done, sources in all), so a
+  // long analysis can report its progress; may be empty.
+  std::function<void(int, int)> progress;
 };
 
 struct Bisection {

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -47,6 +49,24 @@ struct Column {
   json j;
 };
 
+// A long analysis says so on stderr: once the distances have taken 2 s, the
+// sources left and an estimate of the time, then again every 10 s.
+std::function<void(int, int)> progress_reporter(const std::string& label, int routers) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto last = start;
+  return [=](int done, int total) mutable {
+    const auto now = clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start).count();
+    if (done == total || elapsed < 2 || std::chrono::duration<double>(now - last).count() < (last == start ? 2 : 10))
+      return;
+    last = now;
+    std::cerr << fmt::format("topo analyze {}: distances of {} routers: BFS from {} of {} sources, about {:.0f} s "
+                             "left\n",
+                             label, routers, done, total, elapsed / done * (total - done));
+  };
+}
+
 Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeArgs& a) {
   const topo::Graph g = topo::build_graph(cfg);
   topo::AnalysisOptions opt;
@@ -56,6 +76,7 @@ Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeAr
   opt.balance_routers = a.balance_routers;
   opt.bisection = !a.no_bisection;
   opt.seed = std::uint64_t(cfg.get_int("sim.seed"));
+  opt.progress = progress_reporter(label, g.routers());
   topo::Analysis an = topo::analyze(g, opt);
   const topo::GraphTopology* t = topo::find_graph_topology(cfg.get_string("network.topology"));
   if (t && t->figures) an.figures = t->figures(cfg, g);
