@@ -136,8 +136,11 @@ std::vector<TracePacket> read_trace_file(const std::string& path, const TraceLim
     return ConfigError(fmt::format("config error: traffic.trace_file = '{}': cannot read the file: {}", path,
                                    std::strerror(err)));
   };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking open: a named pipe without a writer reads as empty instead
+  // of waiting forever; reads block as usual.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw fail(errno);
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }

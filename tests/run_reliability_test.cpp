@@ -192,7 +192,9 @@ TEST(TopologySizes, AnalysisReportsProgress) {
   opt.bisection = false;
   opt.max_sources = 20;
   std::vector<std::pair<int, int>> calls;
-  opt.progress = [&](int done, int total) { calls.push_back({done, total}); };
+  opt.progress = [&](const char* stage, int done, int total) {
+    if (std::string(stage) == "distances") calls.push_back({done, total});
+  };
   const topo::Analysis a = topo::analyze(g, opt);
   ASSERT_EQ(int(calls.size()), a.sources);
   EXPECT_EQ(calls.back(), std::make_pair(a.sources, a.sources));

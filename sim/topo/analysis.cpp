@@ -76,7 +76,7 @@ void distances_and_paths(const Graph& g, const AnalysisOptions& opt, Analysis& a
     if (!is_router_source[s] && !is_endpoint_source[s]) continue;
     ++a.sources;
     bfs.run(g, s);
-    if (opt.progress) opt.progress(a.sources, total_sources);
+    if (opt.progress) opt.progress("distances", a.sources, total_sources);
     for (int v = 0; v < n; ++v) {
       const int d = bfs.dist[v];
       if (d < 0) throw std::runtime_error(fmt::format("{}: router {} cannot reach router {}", g.name, s, v));
@@ -274,6 +274,7 @@ Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
   std::vector<int> counted, free_routers;
   for (int r = 0; r < n; ++r) (fm.counts(r) ? counted : free_routers).push_back(r);
   for (int s = 0; s < starts; ++s) {
+    if (opt.progress) opt.progress("bisection", s, starts);
     std::vector<char> side(n, 0);
     if (s == 0) {
       for (std::size_t i = counted.size() / 2; i < counted.size(); ++i) side[counted[i]] = 1;

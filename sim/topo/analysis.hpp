@@ -37,9 +37,11 @@ struct AnalysisOptions {
   bool balance_routers = false;      // balance all routers instead of those with endpoints
   bool bisection = true;             // false: skip it (cut and beta -1, method "skipped")
   std::uint64_t seed = 1;
-  // Called after each BFS source with (sources done, sources in all), so a
-  // long analysis can report its progress; may be empty.
-  std::function<void(int, int)> progress;
+  // Progress of the long parts, so a long analysis can say so; may be
+  // empty. Called with ("distances", sources done, sources in all) after
+  // each BFS source, and ("bisection", starts done, starts in all) before
+  // each Fiduccia-Mattheyses start.
+  std::function<void(const char* stage, int done, int total)> progress;
 };
 
 struct Bisection {

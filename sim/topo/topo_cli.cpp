@@ -49,21 +49,29 @@ struct Column {
   json j;
 };
 
-// A long analysis says so on stderr: once the distances have taken 2 s, the
-// sources left and an estimate of the time, then again every 10 s.
-std::function<void(int, int)> progress_reporter(const std::string& label, int routers) {
+// A long analysis says so on stderr: once it has taken 2 s, what it is
+// doing (with an estimate of the time left for the distances), then again
+// every 10 s and at each new stage.
+std::function<void(const char*, int, int)> progress_reporter(const std::string& label, int routers) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto last = start;
-  return [=](int done, int total) mutable {
+  std::string last_stage;
+  return [=](const char* stage, int done, int total) mutable {
     const auto now = clock::now();
     const double elapsed = std::chrono::duration<double>(now - start).count();
-    if (done == total || elapsed < 2 || std::chrono::duration<double>(now - last).count() < (last == start ? 2 : 10))
+    const bool new_stage = stage != last_stage;
+    if (done == total || elapsed < 2 || (!new_stage && std::chrono::duration<double>(now - last).count() < 10))
       return;
     last = now;
-    std::cerr << fmt::format("topo analyze {}: distances of {} routers: BFS from {} of {} sources, about {:.0f} s "
-                             "left\n",
-                             label, routers, done, total, elapsed / done * (total - done));
+    last_stage = stage;
+    if (std::string(stage) == "distances")
+      std::cerr << fmt::format("topo analyze {}: distances of {} routers: BFS from {} of {} sources, about {:.0f} s "
+                               "left\n",
+                               label, routers, done, total, elapsed / done * (total - done));
+    else
+      std::cerr << fmt::format("topo analyze {}: {} of {} routers: {} of {} starts done (--no-bisection skips it)\n",
+                               label, stage, routers, done, total);
   };
 }
 
