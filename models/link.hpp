@@ -235,7 +235,6 @@ class alignas(64) Link {
   std::size_t flits_in_flight() const { return flits_.size(); }
   const Flit& flit_in_flight(std::size_t i) const { return flits_.at(i).item; }
   std::uint64_t flits_sent() const { return flits_sent_; }
-  std::size_t credits_in_flight() const { return credits_.size(); }
   // The last cycle something already sent is due, or the sender is still
   // serializing a flit (the watchdog counts that as progress pending).
   Cycle pending_until() const { return std::max({busy_until_, flits_.last_at(), credits_.last_at()}); }
