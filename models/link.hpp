@@ -142,6 +142,8 @@ class DelayQueue {
   // Inspection between cycles: every item sent and not yet read.
   std::size_t size() const { return std::size_t(tail_ - head_); }
   const Timed& at(std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+  // Arrival of the last item sent (items arrive in order), 0 when empty.
+  Cycle last_at() const { return size() ? at(size() - 1).at : 0; }
 
  private:
   std::vector<Timed, CacheLineAllocator<Timed>> slots_;
@@ -233,6 +235,9 @@ class alignas(64) Link {
   std::size_t flits_in_flight() const { return flits_.size(); }
   const Flit& flit_in_flight(std::size_t i) const { return flits_.at(i).item; }
   std::uint64_t flits_sent() const { return flits_sent_; }
+  // The last cycle something already sent is due, or the sender is still
+  // serializing a flit (the watchdog counts that as progress pending).
+  Cycle pending_until() const { return std::max({busy_until_, flits_.last_at(), credits_.last_at()}); }
 
  private:
   // `dirty` belongs to the writing end (flits: sender; credits: receiver),

@@ -202,4 +202,11 @@ void Router::report_buffers(std::ostream& os) const {
     if (ss->has_flits()) ss->report_buffers(os);
 }
 
+Cycle Router::pending_until() const {
+  Cycle t = 0;
+  for (auto& ss : subswitches_) t = std::max(t, ss->pending_until());
+  for (auto& l : internal_) t = std::max(t, l->pending_until());
+  return t;
+}
+
 }  // namespace nwn

@@ -81,6 +81,9 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   void enable_heatmap();
   const std::vector<std::uint64_t>& heatmap() const { return heatmap_; }  // inputs x outputs
   void report_buffers(std::ostream& os) const;
+  // The last cycle at which something under way in the router (a pipeline
+  // stage, a flit or credit on an internal channel) completes; 0: none.
+  Cycle pending_until() const;
 
  private:
   // route() for a packet chosen for debug tracing: also records the decision.

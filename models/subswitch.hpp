@@ -11,6 +11,7 @@
 // so the zero-load latency through a subswitch is the sum of the four stage
 // latencies, and body flits follow the head one serialization time apart.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -99,6 +100,15 @@ class Subswitch {
   // Credits of output `port` summed over VCs (a large number if untracked).
   int output_credits(int port) const;
 
+  // The last cycle a buffered flit finishes a pipeline stage or a crossbar
+  // row finishes serializing (0: none): progress pending, for the watchdog.
+  Cycle pending_until() const {
+    Cycle t = 0;
+    for (const auto& vc : vcs_)
+      if (!vc.q.empty()) t = std::max(t, vc.ready);
+    for (Cycle r : row_busy_until_) t = std::max(t, r);
+    return t;
+  }
   // Lists every non-empty VC buffer: port, VC, state, route, credits, front packet.
   void report_buffers(std::ostream& os) const;
   // Visit every flit held in a buffer (for conservation checks).

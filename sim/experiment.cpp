@@ -80,30 +80,48 @@ class Runner {
  public:
   Runner(const Config& cfg, Network& net, const Clock& clock)
       : net_(net), clock_(clock), watchdog_cycles_(Cycle(cfg.get_int("sim.watchdog_cycles"))),
-        watchdog_(watchdog_cycles_) {}
+        chunk_(std::max<Cycle>(1, std::min<Cycle>(1000, watchdog_cycles_ / 4))), watchdog_(watchdog_cycles_) {}
 
   // Simulates up to cycle `until` (exclusive), or until `done` returns true.
   template <typename Done>
   void run_until(Cycle until, Done done) {
-    const Cycle chunk = std::max<Cycle>(1, std::min<Cycle>(1000, watchdog_cycles_ / 4));
     while (now() < until && !done()) {
-      const Cycle step = std::min(chunk, until - now());
-      net_.advance(step);
-      Endpoints& e = net_.endpoints();
-      watchdog_.check(now(), net_.flit_hops() + e.ejected_flits(),
-                      e.created_flits() - e.ejected_flits() - e.queued_flits(), [&] {
-                        std::ostringstream os;
-                        net_.report_stuck(os);
-                        return os.str();
-                      });
+      net_.advance(std::min(chunk_, until - now()));
+      check();
+    }
+  }
+  // Whether a network is stuck must not depend on where the run ends: a run
+  // that ends while the watchdog sees a stall goes on (results are already
+  // taken) until a flit moves or the watchdog fires.
+  void settle() {
+    while (watchdog_.stalled(now())) {
+      net_.advance(chunk_);
+      check();
     }
   }
   Cycle now() const { return clock_.now(); }
 
  private:
+  void check() {
+    Endpoints& e = net_.endpoints();
+    const std::uint64_t in_flight = e.created_flits() - e.ejected_flits() - e.queued_flits();
+    watchdog_.check(
+        now(), net_.flit_hops() + e.ejected_flits(), in_flight, [&] { return net_.pending_until(); },
+        [&] {
+          std::ostringstream os;
+          net_.report_stuck(os);
+          // Flits counted in the network that no buffer or channel holds
+          // were lost: not a deadlock (exit 3 always names what is stuck).
+          if (os.str().empty())
+            throw ConservationError("flit conservation violated: " + std::to_string(in_flight) +
+                                    " flit(s) counted in the network, none in any buffer or channel");
+          return os.str();
+        });
+  }
+
   Network& net_;
   Clock clock_;
-  Cycle watchdog_cycles_;
+  Cycle watchdog_cycles_, chunk_;
   Watchdog watchdog_;
 };
 
@@ -300,6 +318,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   summarize_network(cfg, *net, runner.now(), r);
+  runner.settle();
   if (perf) {
     perf->wall_seconds = wall;
     perf->cycles_per_second = wall > 0 ? double(r.cycles) / wall : 0;

@@ -72,21 +72,27 @@ class ConservationError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
-// Watchdog: flits in the network and no progress for `limit` cycles is a deadlock.
+// Watchdog: flits in the network and no progress for `limit` cycles is a
+// deadlock. Something under way (a flit or credit travelling on a channel,
+// a pipeline stage, a flit serializing) is progress pending, not a stall.
 class Watchdog {
  public:
   explicit Watchdog(std::uint64_t limit_cycles) : limit_(limit_cycles) {}
-  // `progress` is any counter that grows when a flit moves; throws
+  // `progress` is any counter that grows when a flit moves; `pending_until()`
+  // the last cycle at which something under way completes. Throws
   // DeadlockError with `report()` appended when stuck.
-  template <typename Report>
-  void check(std::uint64_t now, std::uint64_t progress, std::uint64_t in_flight, Report report) {
-    if (progress != last_progress_ || in_flight == 0) {
+  template <typename Pending, typename Report>
+  void check(std::uint64_t now, std::uint64_t progress, std::uint64_t in_flight, Pending pending_until,
+             Report report) {
+    if (progress != last_progress_ || in_flight == 0 || pending_until() >= now) {
       last_progress_ = progress;
       last_progress_cycle_ = now;
       return;
     }
     if (now - last_progress_cycle_ >= limit_) throw DeadlockError(message(now, in_flight) + report());
   }
+  // The last check saw flits held and nothing moving.
+  bool stalled(std::uint64_t now) const { return last_progress_cycle_ < now; }
 
  private:
   std::string message(std::uint64_t now, std::uint64_t in_flight) const;

@@ -51,6 +51,7 @@ TraceLimits trace_limits(const Config& cfg, int nodes) {
   TraceLimits lim;
   lim.nodes = nodes;
   lim.time_scale = cfg.get_float("traffic.trace_time_scale");
+  lim.max_cycles = Cycle(cfg.get_int("sim.max_cycles"));
   // Virtual cut-through: every VC a packet enters, subswitch buffers too.
   const SmallestBuffer b = vct ? smallest_vc_buffer(cfg) : SmallestBuffer{65535, ""};
   lim.max_packet_flits = std::min(b.flits, 65535);
@@ -375,8 +376,37 @@ std::uint64_t Network::flits_in_network() const {
   return n;
 }
 
+Cycle Network::pending_until() const {
+  Cycle t = 0;
+  for (auto& r : routers_) t = std::max(t, r->pending_until());
+  for (auto& l : links_) t = std::max(t, l->pending_until());
+  for (int i = 0; i < endpoints_->nodes(); ++i)
+    t = std::max({t, endpoints_->inject_link(i)->pending_until(), endpoints_->eject_link(i)->pending_until()});
+  return t;
+}
+
+namespace {
+
+// A channel whose receiver left flits on it.
+void report_link(std::ostream& os, const Link& l) {
+  if (l.flits_in_flight() == 0) return;
+  const Flit& f = l.flit_in_flight(0);
+  os << "  channel " << l.name() << ": " << l.flits_in_flight() << " flit(s) not taken; front packet " << f.packet_id
+     << " " << f.src << "->" << f.dst << (f.head ? " head" : " body") << "\n";
+}
+
+}  // namespace
+
 void Network::report_stuck(std::ostream& os) const {
-  for (auto& r : routers_) r->report_buffers(os);
+  for (auto& r : routers_) {
+    r->report_buffers(os);
+    for (auto& l : r->internal_links()) report_link(os, *l);
+  }
+  for (auto& l : links_) report_link(os, *l);
+  for (int i = 0; i < endpoints_->nodes(); ++i) {
+    report_link(os, *endpoints_->inject_link(i));
+    report_link(os, *endpoints_->eject_link(i));
+  }
 }
 
 Clock clock_from(const Config& cfg) {

@@ -41,6 +41,11 @@ class Network {
   RouterActivity activity() const;
   // Flits in router buffers and on every link, counted structurally.
   std::uint64_t flits_in_network() const;
+  // The last cycle at which something under way completes: a flit or credit
+  // on any channel, a router pipeline stage, a channel serializing (0: none).
+  Cycle pending_until() const;
+  // Every buffer holding flits (state, route, credits, front packet) and
+  // every channel holding flits its receiver has not taken.
   void report_stuck(std::ostream& os) const;
   // Logical-to-physical port map for routers whose ports fall in groups
   // (terminals, down, up, one group per dimension): network.port_assignment

@@ -148,11 +148,11 @@ TEST(Watchdog, ReportsStuckBuffersAndPackets) {
 
 TEST(Watchdog, QuietWhileFlitsMove) {
   Watchdog w(10);
-  for (std::uint64_t t = 0; t < 100; ++t) w.check(t, t, 5, [] { return std::string(); });
-  for (std::uint64_t t = 0; t < 100; ++t) w.check(1000 + t, 7, 0, [] { return std::string(); });  // idle: nothing in flight
+  for (std::uint64_t t = 0; t < 100; ++t) w.check(t, t, 5, [] { return Cycle(0); }, [] { return std::string(); });
+  for (std::uint64_t t = 0; t < 100; ++t) w.check(1000 + t, 7, 0, [] { return Cycle(0); }, [] { return std::string(); });  // idle: nothing in flight
   EXPECT_THROW(
       {
-        for (std::uint64_t t = 0; t < 20; ++t) w.check(2000 + t, 8, 3, [] { return std::string("report"); });
+        for (std::uint64_t t = 0; t < 20; ++t) w.check(2000 + t, 8, 3, [] { return Cycle(0); }, [] { return std::string("report"); });
       },
       DeadlockError);
 }

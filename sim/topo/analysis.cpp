@@ -67,6 +67,8 @@ void distances_and_paths(const Graph& g, const AnalysisOptions& opt, Analysis& a
   std::vector<char> is_router_source(n, 0), is_endpoint_source(n, 0);
   for (int s : router_sources) is_router_source[s] = 1;
   for (int s : endpoint_sources) is_endpoint_source[s] = 1;
+  int total_sources = 0;
+  for (int s = 0; s < n; ++s) total_sources += is_router_source[s] || is_endpoint_source[s];
   Bfs bfs(n);
   double router_hops = 0, router_pairs = 0, endpoint_hops = 0, endpoint_pairs = 0;
   double paths_sum = 0, path_pairs = 0, paths_far = 0, far_pairs = 0;
@@ -74,6 +76,7 @@ void distances_and_paths(const Graph& g, const AnalysisOptions& opt, Analysis& a
     if (!is_router_source[s] && !is_endpoint_source[s]) continue;
     ++a.sources;
     bfs.run(g, s);
+    if (opt.progress) opt.progress("distances", a.sources, total_sources);
     for (int v = 0; v < n; ++v) {
       const int d = bfs.dist[v];
       if (d < 0) throw std::runtime_error(fmt::format("{}: router {} cannot reach router {}", g.name, s, v));
@@ -271,6 +274,7 @@ Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
   std::vector<int> counted, free_routers;
   for (int r = 0; r < n; ++r) (fm.counts(r) ? counted : free_routers).push_back(r);
   for (int s = 0; s < starts; ++s) {
+    if (opt.progress) opt.progress("bisection", s, starts);
     std::vector<char> side(n, 0);
     if (s == 0) {
       for (std::size_t i = counted.size() / 2; i < counted.size(); ++i) side[counted[i]] = 1;

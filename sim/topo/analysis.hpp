@@ -22,6 +22,7 @@
 // bisection (1 = full bisection bandwidth).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ struct AnalysisOptions {
   bool balance_routers = false;      // balance all routers instead of those with endpoints
   bool bisection = true;             // false: skip it (cut and beta -1, method "skipped")
   std::uint64_t seed = 1;
+  // Progress of the long parts, so a long analysis can say so; may be
+  // empty. Called with ("distances", sources done, sources in all) after
+  // each BFS source, and ("bisection", starts done, starts in all) before
+  // each Fiduccia-Mattheyses start.
+  std::function<void(const char* stage, int done, int total)> progress;
 };
 
 struct Bisection {

@@ -47,10 +47,10 @@ DragonflyShape dragonfly_shape(const Config& cfg) {
     throw ConfigError(fmt::format("config error: network.dragonfly.g = {}: with a = {} routers per group and h = {} "
                                   "global channels each, at most a*h + 1 = {} groups can be connected",
                                   s.g, s.a, s.h, max_g));
-  if (std::int64_t(s.g) * s.a > 4000000)
-    throw ConfigError(fmt::format("config error: network.dragonfly.g = {}, a = {}: {} routers; at most 4,000,000 are "
-                                  "allowed",
-                                  s.g, s.a, std::int64_t(s.g) * s.a));
+  const std::int64_t routers = size_mul(s.g, s.a);
+  check_size(key_values(cfg, {"network.dragonfly.p", "network.dragonfly.h", "network.dragonfly.a",
+                              "network.dragonfly.g"}),
+             routers, size_mul(routers, s.p), size_mul(routers, std::int64_t(s.a) - 1 + s.h));
   return s;
 }
 

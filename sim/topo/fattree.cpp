@@ -43,17 +43,20 @@ Graph build_fattree(const Config& cfg) {
   up[n - 1] = 0;
   if (full_top) down[n - 1] = k;
   if (n == 1) down[0] = full_top ? k : leaf_down;
-  // prod_{j<i} up_j and prod_{j>i} down_j.
+  // prod_{j<i} up_j and prod_{j>i} down_j, and the sizes, checked before anything is allocated.
   std::vector<std::int64_t> up_below(n, 1), down_above(n, 1);
-  for (int i = 1; i < n; ++i) up_below[i] = up_below[i - 1] * up[i - 1];
-  for (int i = n - 2; i >= 0; --i) down_above[i] = down_above[i + 1] * down[i + 1];
+  for (int i = 1; i < n; ++i) up_below[i] = size_mul(up_below[i - 1], up[i - 1]);
+  for (int i = n - 2; i >= 0; --i) down_above[i] = size_mul(down_above[i + 1], down[i + 1]);
   std::vector<std::int64_t> offset(n + 1, 0);
+  std::int64_t ports = 0;
   for (int i = 0; i < n; ++i) {
-    offset[i + 1] = offset[i] + up_below[i] * down_above[i];
-    if (offset[i + 1] > 4000000)
-      throw ConfigError(fmt::format("config error: network.fattree.radix = {}, levels = {}: over 4,000,000 routers",
-                                    k, n));
+    const std::int64_t level = size_mul(up_below[i], down_above[i]);
+    offset[i + 1] = size_add(offset[i], level);
+    ports = size_add(ports, size_mul(level, (i > 0 ? down[i] : 0) + up[i]));
   }
+  check_size(key_values(cfg, {"network.fattree.radix", "network.fattree.levels", "network.fattree.down",
+                              "network.fattree.full_top"}),
+             offset[n], size_mul(down[0], down_above[0]), ports);
   Graph g;
   g.name = fmt::format("fattree k={} n={} down={}{}", k, n, leaf_down, full_top ? " full-top" : "");
   const int routers = int(offset[n]);

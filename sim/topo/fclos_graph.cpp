@@ -18,12 +18,11 @@ Graph build_fclos(const Config& cfg) {
   if (k % 2 != 0 || k < 4)
     throw ConfigError(fmt::format("config error: router.radix = {}: fclos needs an even radix >= 4", k));
   const int h = k / 2;
-  double nodes = 1;
-  for (int i = 0; i < n; ++i) nodes *= h;
-  if (nodes > 4e6)
-    throw ConfigError(fmt::format("config error: fclos with router.radix = {} and network.fclos_levels = {} has {} "
-                                  "nodes; at most 4,000,000 are allowed",
-                                  k, n, nodes));
+  // (k/2)^n nodes, n levels of (k/2)^(n-1) routers, k/2 up and k/2 down ports each below the top.
+  std::int64_t nodes = 1;
+  for (int i = 0; i < n; ++i) nodes = size_mul(nodes, h);
+  check_size(key_values(cfg, {"router.radix", "network.fclos_levels"}), size_mul(nodes / h, n), nodes,
+             size_mul(size_mul(nodes / h, n - 1), k));
   const int per_level = int(nodes) / h;
   auto pow_h = [h](int j) {
     int p = 1;

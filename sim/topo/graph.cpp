@@ -1,6 +1,7 @@
 #include "graph.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -75,6 +76,36 @@ void Graph::finalize() {
     first_endpoint_[r] = int(endpoint_router_.size());
     endpoint_router_.insert(endpoint_router_.end(), terminals[r], r);
   }
+}
+
+std::int64_t size_mul(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
+
+std::int64_t size_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
+
+void check_size(const std::string& params, std::int64_t routers, std::int64_t endpoints, std::int64_t ports) {
+  auto count = [](std::int64_t n) {
+    return n == std::numeric_limits<std::int64_t>::max() ? std::string("more than 2^63") : fmt::format("{}", n);
+  };
+  auto check = [&](std::int64_t n, std::int64_t limit, const char* what) {
+    if (n > limit)
+      throw ConfigError(fmt::format("config error: {}: {} {}; at most {} are allowed (topo analyze and run alike)",
+                                    params, count(n), what, limit));
+  };
+  check(routers, kMaxGraphRouters, "routers");
+  check(endpoints, kMaxGraphEndpoints, "endpoints");
+  check(ports, kMaxGraphPorts, "network ports (two per channel)");
+}
+
+std::string key_values(const Config& cfg, const std::vector<std::string>& keys) {
+  std::string s;
+  for (auto& k : keys) s += (s.empty() ? "" : ", ") + k + " = " + cfg.text(k);
+  return s;
 }
 
 std::vector<std::uint8_t> distances(const Graph& g) {

@@ -49,6 +49,20 @@ struct Graph {
   std::vector<int> endpoint_router_, first_endpoint_;
 };
 
+// Sizes. Generators compute their counts from config values with size_mul
+// and size_add, which saturate at INT64_MAX instead of overflowing, and
+// pass them to check_size before they allocate: one bound for every
+// topology and every command (topo analyze, run).
+constexpr std::int64_t kMaxGraphRouters = 8000000;
+constexpr std::int64_t kMaxGraphEndpoints = 4000000;
+constexpr std::int64_t kMaxGraphPorts = std::int64_t{1} << 26;  // network ports (two per channel)
+std::int64_t size_mul(std::int64_t a, std::int64_t b);  // a, b >= 0
+std::int64_t size_add(std::int64_t a, std::int64_t b);
+// Throws ConfigError naming `params` (key_values) and the bound passed.
+void check_size(const std::string& params, std::int64_t routers, std::int64_t endpoints, std::int64_t ports);
+// "network.x.a = 1, network.x.b = 2": the keys and their values, for errors.
+std::string key_values(const Config& cfg, const std::vector<std::string>& keys);
+
 // All-pairs hop distances between routers by BFS: routers^2 bytes (a
 // 20,000-router graph takes 400 MB; callers check the size first).
 std::vector<std::uint8_t> distances(const Graph& g);

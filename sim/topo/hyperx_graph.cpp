@@ -20,16 +20,15 @@ Graph build_hyperx(const Config& cfg) {
   if (s.empty() || s.size() > 8)
     throw ConfigError("config error: network.hyperx_s = '" + text + "': needs 1 to 8 dimensions");
   const int K = int(cfg.get_int("network.hyperx_k")), T = int(cfg.get_int("network.hyperx_t"));
-  std::vector<int> stride;
-  double routers_d = 1;
-  int routers = 1, ports = T;
+  std::int64_t routers = 1, ports = T;
   for (int x : s) {
-    stride.push_back(routers);
-    routers_d *= x;
-    if (routers_d * T > 4e6) throw ConfigError("config error: network.hyperx_s = '" + text + "': over 4,000,000 nodes");
-    routers *= x;
-    ports += (x - 1) * K;
+    routers = size_mul(routers, x);
+    ports = size_add(ports, size_mul(x - 1, K));
   }
+  check_size(key_values(cfg, {"network.hyperx_s", "network.hyperx_k", "network.hyperx_t"}), routers,
+             size_mul(routers, T), size_mul(routers, ports - T));
+  std::vector<int> stride{1};
+  for (std::size_t i = 0; i + 1 < s.size(); ++i) stride.push_back(stride.back() * s[i]);
   const int radix = int(cfg.get_int("router.radix"));
   if (radix < ports)
     throw ConfigError(fmt::format("config error: router.radix = {}: HyperX ({}) with K = {} and T = {} needs at "
@@ -37,9 +36,9 @@ Graph build_hyperx(const Config& cfg) {
                                   radix, text, K, T, ports));
   Graph g;
   g.name = fmt::format("hyperx S=({}) K={} T={}", text, K, T);
-  g.terminals.assign(routers, T);
-  g.links.assign(routers, {});
-  for (int r = 0; r < routers; ++r)
+  g.terminals.assign(std::size_t(routers), T);
+  g.links.assign(std::size_t(routers), {});
+  for (int r = 0; r < int(routers); ++r)
     for (std::size_t i = 0; i < s.size(); ++i) {
       const int cur = r / stride[i] % s[i];
       for (int v = 0; v < s[i]; ++v)

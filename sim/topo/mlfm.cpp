@@ -22,13 +22,12 @@ Graph build_mlfm(const Config& cfg) {
   int l = int(cfg.get_int("network.mlfm.l")), p = int(cfg.get_int("network.mlfm.p"));
   if (l == 0) l = h;
   if (p == 0) p = h;
-  const std::int64_t routers = std::int64_t(l) * (h + 1) + std::int64_t(h) * (h + 1) / 2;
-  if (routers > 4000000)
-    throw ConfigError(fmt::format("config error: network.mlfm.h = {}, l = {}: {} routers; at most 4,000,000 are allowed",
-                                  h, l, routers));
-  const int lrs = l * (h + 1);
+  // Local routers: p endpoints, h channels; global routers: 2l channels.
+  const std::int64_t lrs = size_mul(l, h + 1), grs = size_mul(h, h + 1) / 2;
+  check_size(key_values(cfg, {"network.mlfm.h", "network.mlfm.l", "network.mlfm.p"}), size_add(lrs, grs),
+             size_mul(lrs, p), size_mul(size_mul(lrs, h), 2));
   std::vector<std::vector<int>> gr_id(h + 1, std::vector<int>(h + 1, -1));
-  int next = lrs;
+  int next = int(lrs);
   for (int i = 0; i <= h; ++i)
     for (int j = i + 1; j <= h; ++j) gr_id[i][j] = gr_id[j][i] = next++;
   Graph g;

@@ -73,7 +73,7 @@ std::vector<std::int64_t> ghc_sizes(const Config& cfg, const NestShape& s) {
   for (std::int64_t v : int_list(cfg, "network.nestghc.sizes", 2, std::numeric_limits<std::int64_t>::max(),
                                  "uplinks per dimension")) {
     sizes.push_back(v);
-    product *= v;
+    product = size_mul(product, v);
   }
   if (product != U)
     throw ConfigError(fmt::format("config error: network.nestghc.sizes = '{}': the product {} must equal the {} uplinks "
@@ -87,6 +87,13 @@ Graph build_nestghc(const Config& cfg) {
   const auto d = ghc_sizes(cfg, s);
   const int D = int(d.size());
   const std::int64_t U = s.uplinks();
+  // QFDBs: six torus ports and an uplink port per dimension; switches of
+  // dimension i: d_i ports each, U ports per dimension in all.
+  std::int64_t switches = 0;
+  for (int i = 0; i < D; ++i) switches = size_add(switches, U / d[i]);
+  check_size(key_values(cfg, {"network.nestghc.t", "network.nestghc.u", "network.nestghc.nodes",
+                              "network.nestghc.dimensions", "network.nestghc.sizes"}),
+             size_add(s.nodes, switches), s.nodes, size_add(size_mul(6, s.nodes), size_mul(2 * D, U)));
   Graph g;
   g.name = fmt::format("nestghc t={} u={} nodes={}", s.t, s.u, s.nodes);
   add_subtori(g, s);

@@ -32,7 +32,7 @@ Tree tree_shape(const Config& cfg, const NestShape& s) {
     throw ConfigError(fmt::format("config error: network.nesttree.switch_radix = {}: must be even (r/2 down, r/2 up)",
                                   r));
   std::int64_t below_top = 1;
-  for (int i = 0; i + 1 < levels; ++i) below_top *= r / 2;
+  for (int i = 0; i + 1 < levels; ++i) below_top = size_mul(below_top, r / 2);
   const std::int64_t U = s.uplinks();
   if (U % below_top != 0)
     throw ConfigError(fmt::format("config error: network.nesttree.nodes = {} with u = {}: {} uplinks must be a "
@@ -66,6 +66,13 @@ int tree_hops(const Tree& t, std::int64_t a, std::int64_t b) {
 Graph build_nesttree(const Config& cfg) {
   const NestShape s = nest_shape(cfg, "nesttree");
   const Tree t = tree_shape(cfg, s);
+  // QFDBs: six torus ports and an uplink each; switches: down and up ports.
+  std::int64_t ports = size_add(size_mul(6, s.nodes), s.uplinks());
+  for (int i = 0; i < t.levels(); ++i)
+    ports = size_add(ports, size_mul(t.offset[i + 1] - t.offset[i], t.down[i] + t.up[i]));
+  check_size(key_values(cfg, {"network.nesttree.t", "network.nesttree.u", "network.nesttree.nodes",
+                              "network.nesttree.levels", "network.nesttree.switch_radix"}),
+             size_add(s.nodes, t.offset[t.levels()]), s.nodes, ports);
   Graph g;
   g.name = fmt::format("nesttree t={} u={} nodes={}", s.t, s.u, s.nodes);
   add_subtori(g, s);

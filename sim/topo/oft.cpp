@@ -64,6 +64,11 @@ Graph build_oft(const Config& cfg) {
     throw ConfigError(fmt::format("config error: network.oft.k = {}: k - 1 must be a prime (the paper) or a prime "
                                   "power; nearby: {}",
                                   k, nearby_oft_k(k)));
+  // 3 rl routers (rl = k(k-1) + 1), k endpoints at each of the 2 rl outer
+  // ones, k channels from each outer router: checked before the table.
+  const std::int64_t rl_size = size_add(size_mul(k, k - 1), 1);
+  check_size(key_values(cfg, {"network.oft.k"}), size_mul(3, rl_size), size_mul(size_mul(2, rl_size), k),
+             size_mul(size_mul(4, rl_size), k));
   const auto t = ml3b_table(k);
   const int rl = int(t.size());
   Graph g;

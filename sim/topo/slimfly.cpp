@@ -81,6 +81,8 @@ Graph build_slimfly(const Config& cfg) {
   const SlimFlyShape s = slimfly_shape(q);
   int p = int(cfg.get_int("network.slimfly.p"));
   if (p == 0) p = (s.network_radix + 1) / 2;
+  check_size(key_values(cfg, {"network.slimfly.q", "network.slimfly.p"}), s.routers, size_mul(s.routers, p),
+             size_mul(s.routers, s.network_radix));
   const GaloisField f(q);
   auto generator_set = [&](bool x_set) {
     std::set<int> elems;

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -47,6 +49,32 @@ struct Column {
   json j;
 };
 
+// A long analysis says so on stderr: once it has taken 2 s, what it is
+// doing (with an estimate of the time left for the distances), then again
+// every 10 s and at each new stage.
+std::function<void(const char*, int, int)> progress_reporter(const std::string& label, int routers) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto last = start;
+  std::string last_stage;
+  return [=](const char* stage, int done, int total) mutable {
+    const auto now = clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start).count();
+    const bool new_stage = stage != last_stage;
+    if (done == total || elapsed < 2 || (!new_stage && std::chrono::duration<double>(now - last).count() < 10))
+      return;
+    last = now;
+    last_stage = stage;
+    if (std::string(stage) == "distances")
+      std::cerr << fmt::format("topo analyze {}: distances of {} routers: BFS from {} of {} sources, about {:.0f} s "
+                               "left\n",
+                               label, routers, done, total, elapsed / done * (total - done));
+    else
+      std::cerr << fmt::format("topo analyze {}: {} of {} routers: {} of {} starts done (--no-bisection skips it)\n",
+                               label, stage, routers, done, total);
+  };
+}
+
 Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeArgs& a) {
   const topo::Graph g = topo::build_graph(cfg);
   topo::AnalysisOptions opt;
@@ -56,6 +84,7 @@ Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeAr
   opt.balance_routers = a.balance_routers;
   opt.bisection = !a.no_bisection;
   opt.seed = std::uint64_t(cfg.get_int("sim.seed"));
+  opt.progress = progress_reporter(label, g.routers());
   topo::Analysis an = topo::analyze(g, opt);
   const topo::GraphTopology* t = topo::find_graph_topology(cfg.get_string("network.topology"));
   if (t && t->figures) an.figures = t->figures(cfg, g);

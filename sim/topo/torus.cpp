@@ -41,17 +41,18 @@ TorusShape torus_shape(const Config& cfg) {
   s.wrap = name == "torus";
   const std::string key = "network." + name + ".dims";
   const std::string text = cfg.get_string(key);
-  double routers = 1;
+  std::int64_t routers = 1;
   for (std::int64_t v : int_list(cfg, key, 2, 4096, "routers per dimension, e.g. \"8,8\"")) {
     s.k.push_back(int(v));
-    routers *= double(v);
+    routers = size_mul(routers, v);
   }
   if (s.k.empty() || s.k.size() > 8)
     throw ConfigError(fmt::format("config error: {} = '{}': needs 1 to 8 dimensions", key, text));
   s.t = int(cfg.get_int("network." + name + ".t"));
-  if (routers * s.t > 4e6)
-    throw ConfigError(fmt::format("config error: {} = '{}' with network.{}.t = {}: over 4,000,000 terminals", key,
-                                  text, name, s.t));
+  // Ports: two per router and dimension, less the open ends of a mesh.
+  std::int64_t ports = 0;
+  for (int k : s.k) ports = size_add(ports, s.wrap ? size_mul(routers, 2) : size_mul(routers / k, 2 * (k - 1)));
+  check_size(key_values(cfg, {key, "network." + name + ".t"}), routers, size_mul(routers, s.t), ports);
   s.routers = int(routers);
   return s;
 }
