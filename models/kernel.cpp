@@ -109,6 +109,8 @@ void Kernel::worker(std::size_t index) {
 }
 
 void Kernel::wake_at(Cycle c) {
+  if (c >= scheduled_) return;  // evaluated by then anyway; its next_wake() sees the rest
+  scheduled_ = c;
   const sc_core::sc_time at = clock_.delay(c) + (half_phase_ ? clock_.period / 2 : sc_core::SC_ZERO_TIME);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
@@ -164,11 +166,13 @@ void Kernel::cycle() {
   last_cycle_ = next - 1;
   for (Clocked* c : all_)
     if (c->active(next)) {
+      scheduled_ = next;
       next_trigger(clock_.delay(cycles));
       return;
     }
   Cycle wake = kNever;
   for (Clocked* c : all_) wake = std::min(wake, c->next_wake());
+  scheduled_ = wake;
   if (wake == kNever) next_trigger(wake_);
   else next_trigger(clock_.delay(wake - now), wake_);
 }

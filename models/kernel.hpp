@@ -106,6 +106,7 @@ class Kernel : public sc_core::sc_module {
   int block_ = 1;
   Cycle horizon_ = 0;
   bool half_phase_ = false, started_ = false;
+  Cycle scheduled_ = 0;  // the next cycle the method will evaluate by itself (kNever: asleep on wake_ only)
   std::uint64_t evaluations_ = 0;
   sc_core::sc_event wake_;  // only wake_at notifies it
 

@@ -57,8 +57,8 @@ struct TlmNetwork::Txn {
   bool acquired = false;   // gp->acquire() was called (a payload with a memory manager)
   bool ack_only = false;   // posted, accepted late: only BEGIN_RESP to the initiator remains
   sc_core::sc_event done;  // LT: the response arrived
-  bool responded = false;
-  std::unique_ptr<tlm::tlm_generic_payload> copy;
+  bool in_use = false;
+  std::unique_ptr<tlm::tlm_generic_payload> copy;  // kept for the next posted transaction
   std::vector<unsigned char> data, byte_enables;
 };
 
@@ -69,10 +69,20 @@ struct TlmNetwork::Node {
   Txn* waiting = nullptr;         // AT: BEGIN_REQ held while the queue is full
   Cycle waiting_at = 0;
   sc_core::sc_event space;        // LT: the queue has room again
+  int space_waiters = 0;          // LT callers waiting on it
   std::deque<Txn*> requests, responses;  // delivered here, waiting for the user
   Txn* request_busy = nullptr;    // BEGIN_REQ sent to the target, END_REQ awaited
   Txn* response_busy = nullptr;   // BEGIN_RESP sent to the initiator, END_RESP awaited
-  std::unordered_map<tlm::tlm_generic_payload*, Txn*> at_target;  // accepted by the target, response awaited
+  std::vector<Txn*> at_target;    // accepted by the target, response awaited (few)
+  Txn* take_at_target(const tlm::tlm_generic_payload* gp) {
+    for (std::size_t i = 0; i < at_target.size(); ++i)
+      if (at_target[i]->gp == gp) {
+        Txn* t = at_target[i];
+        at_target.erase(at_target.begin() + std::ptrdiff_t(i));
+        return t;
+      }
+    return nullptr;
+  }
 };
 
 TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg)
@@ -114,6 +124,7 @@ TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc
     node->initiator->register_nb_transport_bw(this, &TlmNetwork::nb_transport_bw, n);
     nodes_.push_back(std::move(node));
   }
+  in_flight_.resize(nodes_.size());
   tracer_ = attach_packet_tracer(cfg_, *net_);
   vcd_ = make_occupancy_vcd(cfg_, *net_);
   const bool one_thread = cfg_.get_string("router.allocator_impl") == "rtl" || tracer_;
@@ -128,8 +139,8 @@ TlmNetwork::~TlmNetwork() {
     nodes_[n]->initiator.reset();
     nodes_[n]->target.reset();
   }
-  for (auto& [p, t] : live_)
-    if (t->acquired) t->gp->release();
+  for (auto& t : pool_)
+    if (t->in_use && t->acquired) t->gp->release();
 }
 
 int TlmNetwork::nodes() const { return int(nodes_.size()); }
@@ -185,7 +196,11 @@ void TlmNetwork::inject(Txn* t, int node, int dst, int flits, int cls, Cycle at)
   spec.dst = dst;
   spec.size_flits = flits;
   spec.cls = cls;
-  txns_[net_->endpoints().inject_external(node, spec, at)] = t;
+  const std::uint64_t id = net_->endpoints().inject_external(node, spec, at);
+  InFlight& f = in_flight_[std::size_t(node)];
+  if (id / std::uint64_t(nodes()) != f.base + f.txns.size())
+    throw std::logic_error(fmt::format("{}: packet {} out of sequence at node {}", name(), id, node));
+  f.txns.push_back(t);
   net_->kernel()->wake_at(at);
 }
 
@@ -196,7 +211,11 @@ void TlmNetwork::accept(int src, Txn* t, Cycle at) {
     const tlm::tlm_generic_payload& user = *t->gp;
     t->data.resize(user.get_data_length());
     t->byte_enables.resize(user.get_byte_enable_ptr() ? user.get_byte_enable_length() : 0);
-    t->copy = std::make_unique<tlm::tlm_generic_payload>();
+    if (!t->copy) t->copy = std::make_unique<tlm::tlm_generic_payload>();
+    // Extensions of an earlier transaction that this one lacks go; the
+    // others are reused (deep_copy_from copies into them).
+    for (unsigned i = 0; i < tlm::max_num_extensions(); ++i)
+      if (t->copy->get_extension(i) && !user.get_extension(i)) t->copy->set_extension(i, nullptr)->free();
     t->copy->set_data_ptr(t->data.empty() ? nullptr : t->data.data());
     t->copy->set_byte_enable_ptr(t->byte_enables.empty() ? nullptr : t->byte_enables.data());
     t->copy->deep_copy_from(user);
@@ -209,24 +228,43 @@ void TlmNetwork::accept(int src, Txn* t, Cycle at) {
   inject(t, src, t->dst, t->request_flits, 0, at);
 }
 
+TlmNetwork::Txn* TlmNetwork::new_txn() {
+  if (free_.empty()) {
+    pool_.push_back(std::make_unique<Txn>());
+    free_.push_back(pool_.back().get());
+  }
+  Txn* t = free_.back();
+  free_.pop_back();
+  t->gp = nullptr;
+  t->style = Style::AT;
+  t->vc = -1;
+  t->flits = 0;
+  t->acquired = t->ack_only = false;
+  t->in_use = true;
+  ++live_;
+  return t;
+}
+
 void TlmNetwork::finish(Txn* t) {
   if (t->acquired) t->gp->release();
-  live_.erase(t);
+  t->in_use = false;
+  --live_;
+  free_.push_back(t);
 }
 
 // --- From the user's initiators (target sockets) ---
 
 void TlmNetwork::b_transport(int src, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  auto owned = std::make_unique<Txn>();
-  Txn* t = owned.get();
+  Txn* t = new_txn();
   t->gp = &gp;
   t->style = Style::LT;
-  if (!admit(src, gp, *t)) return;
-  live_[t] = std::move(owned);
+  if (!admit(src, gp, *t)) return finish(t);
   Node& node = *nodes_[std::size_t(src)];
   // Backpressure: wait (in simulated time) for room in the source queue.
   while (node.accepted >= queue_limit_) {
+    ++node.space_waiters;
     sc_core::wait(node.space);
+    --node.space_waiters;
     delay = sc_core::SC_ZERO_TIME;
   }
   accept(src, t, cycle_at(delay));
@@ -267,11 +305,12 @@ tlm::tlm_sync_enum TlmNetwork::nb_transport_fw(int src, tlm::tlm_generic_payload
                                   .c_str());
     return tlm::TLM_COMPLETED;
   }
-  auto owned = std::make_unique<Txn>();
-  Txn* t = owned.get();
+  Txn* t = new_txn();
   t->gp = &gp;
-  if (!admit(src, gp, *t)) return tlm::TLM_COMPLETED;
-  live_[t] = std::move(owned);
+  if (!admit(src, gp, *t)) {
+    finish(t);
+    return tlm::TLM_COMPLETED;
+  }
   if (node.accepted >= queue_limit_) {  // END_REQ withheld until the queue has room (dequeued)
     node.waiting = t;
     node.waiting_at = cycle_at(delay);
@@ -292,18 +331,16 @@ void TlmNetwork::dequeued(int src, int cls) {
   if (cls != 0) return;
   Node& node = *nodes_[std::size_t(src)];
   --node.accepted;
-  node.space.notify(sc_core::SC_ZERO_TIME);
+  if (node.space_waiters) node.space.notify(sc_core::SC_ZERO_TIME);
   if (!node.waiting) return;
   Txn* t = std::exchange(node.waiting, nullptr);
   tlm::tlm_generic_payload& user = *t->gp;
   accept(src, t, std::max(node.waiting_at, cycle_at(sc_core::SC_ZERO_TIME)));
   if (posted_) {  // the copy travels on; the initiator's transaction ends with a BEGIN_RESP
     user.set_response_status(tlm::TLM_OK_RESPONSE);
-    auto ack = std::make_unique<Txn>();
-    ack->gp = &user;
-    ack->ack_only = true;
-    Txn* a = ack.get();
-    live_[a] = std::move(ack);
+    Txn* a = new_txn();
+    a->gp = &user;
+    a->ack_only = true;
     node.responses.push_back(a);
     try_deliver_response(src);
     return;
@@ -314,10 +351,15 @@ void TlmNetwork::dequeued(int src, int cls) {
 }
 
 void TlmNetwork::delivered(const PacketExtension& p, int vc) {
-  auto it = txns_.find(p.packet_id);
-  if (it == txns_.end()) throw std::logic_error(fmt::format("{}: packet {} delivered twice", name(), p.packet_id));
-  Txn* t = it->second;
-  txns_.erase(it);
+  InFlight& f = in_flight_[std::size_t(p.packet_id % std::uint64_t(nodes()))];
+  const std::uint64_t k = p.packet_id / std::uint64_t(nodes());
+  Txn* t = k >= f.base && k - f.base < f.txns.size() ? f.txns[std::size_t(k - f.base)] : nullptr;
+  if (!t) throw std::logic_error(fmt::format("{}: packet {} delivered twice or never sent", name(), p.packet_id));
+  f.txns[std::size_t(k - f.base)] = nullptr;
+  while (!f.txns.empty() && !f.txns.front()) {
+    f.txns.pop_front();
+    ++f.base;
+  }
   t->vc = vc;
   t->flits = p.size_flits;
   if (p.cls == 1) {
@@ -373,12 +415,12 @@ void TlmNetwork::target_accepted(int n, const sc_core::sc_time& delay) {
   const Cycle at = cycle_at(delay);
   net_->endpoints().release_ejection(n, t->vc, t->flits, at);
   net_->kernel()->wake_at(at);
-  node.at_target[t->gp] = t;
+  node.at_target.push_back(t);
 }
 
 // The target at node n answered `t`: the response travels back (posted: done).
 void TlmNetwork::target_responded(int n, Txn* t, const sc_core::sc_time& delay) {
-  nodes_[std::size_t(n)]->at_target.erase(t->gp);
+  nodes_[std::size_t(n)]->take_at_target(t->gp);
   if (posted_) finish(t);
   else inject(t, n, t->src, t->response_flits, 1, cycle_at(delay));
 }
@@ -393,13 +435,15 @@ tlm::tlm_sync_enum TlmNetwork::nb_transport_bw(int n, tlm::tlm_generic_payload& 
       return tlm::TLM_ACCEPTED;
     }
   }
-  if (phase != tlm::BEGIN_RESP || !node.at_target.count(&gp)) {
+  Txn* answered = phase == tlm::BEGIN_RESP ? node.take_at_target(&gp) : nullptr;
+  if (!answered) {
     SC_REPORT_ERROR(kMsgType, fmt::format("{}: initiator({}) got phase {} for a transaction it has not sent",
                                           name(), n, phase.get_name())
                                   .c_str());
     return tlm::TLM_COMPLETED;
   }
-  target_responded(n, node.at_target[&gp], delay);
+  node.at_target.push_back(answered);  // target_responded takes it out again
+  target_responded(n, answered, delay);
   try_deliver_request(n);
   return tlm::TLM_COMPLETED;  // END_RESP
 }
@@ -441,7 +485,7 @@ RunResult TlmNetwork::results() const {
   RunResult r;
   const Cycle now = clock_.now();
   r.window_activity = net_->activity();
-  summarize_completion(cfg_, *net_, now, live_.empty() && net_->stats().outstanding() == 0, "external", r);
+  summarize_completion(cfg_, *net_, now, live_ == 0 && net_->stats().outstanding() == 0, "external", r);
   summarize_network(cfg_, *net_, now, r);
   return r;
 }

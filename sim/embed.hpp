@@ -112,7 +112,7 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   Network& network() { return *net_; }
   const Config& config() const { return cfg_; }
   // Transactions accepted and not yet finished.
-  std::size_t outstanding() const { return live_.size(); }
+  std::size_t outstanding() const { return live_; }
   // The run so far, as the standalone simulator reports a trace run
   // (workload "external"): latency, loads, hops, activity and power. Checks
   // flit conservation (throws ConservationError).
@@ -141,6 +141,7 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   void try_deliver_response(int node);
   void target_accepted(int node, const sc_core::sc_time& delay);
   void target_responded(int node, Txn* t, const sc_core::sc_time& delay);
+  Txn* new_txn();
   void finish(Txn* t);
   Cycle cycle_at(const sc_core::sc_time& delay) const;
   void respond_to_initiator(int node, Txn* t);
@@ -154,8 +155,17 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   int queue_limit_ = 4, header_flits_ = 1, flit_bits_ = 128, max_flits_ = 65535;
   std::string max_flits_rule_;
   std::vector<std::unique_ptr<Node>> nodes_;
-  std::unordered_map<std::uint64_t, Txn*> txns_;  // by packet id in flight
-  std::unordered_map<Txn*, std::unique_ptr<Txn>> live_;  // every transaction not finished
+  // The transaction of each packet in flight, per injecting node by the
+  // packet's sequence number there (id = k x nodes + node): no allocation per packet.
+  struct InFlight {
+    std::deque<Txn*> txns;  // sequence numbers base .. base + size - 1; null once delivered
+    std::uint64_t base = 0;
+  };
+  std::vector<InFlight> in_flight_;
+  // Transactions are pooled (no allocation per transaction once warm).
+  std::vector<std::unique_ptr<Txn>> pool_;
+  std::vector<Txn*> free_;
+  std::size_t live_ = 0;
   std::unique_ptr<PacketTraceWriter> tracer_;
   std::unique_ptr<OccupancyVcd> vcd_;
 };
