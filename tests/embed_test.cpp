@@ -444,6 +444,37 @@ TEST(Embed, PacketForAnUnboundTargetIsReported) {
   }
 }
 
+// --- debug outputs: a packet trace works as in standalone runs ---
+
+TEST(Embed, PacketTraceFollowsAnOutsidePacket) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  const std::string path = test::temp_path("embed.trace");
+  auto net = std::make_unique<TlmNetwork>(
+      "net", config({"router.radix=8", "embed.protocol=posted", "sim.packet_trace_ids=5",
+                     "sim.packet_trace_file=" + path}));
+  Initiators init("init", *net);
+  Memories mem("mem", *net, 64);
+  sc_core::sc_spawn([&] {
+    tlm::tlm_generic_payload gp;
+    NodeExtension ext;
+    ext.node = 2;
+    gp.set_extension(&ext);
+    unsigned char data[8] = {};
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_data_ptr(data);
+    gp.set_data_length(8);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*init.sockets[5])->b_transport(gp, d);  // node 5's first packet: id 0 x 8 + 5
+    gp.clear_extension(&ext);
+  });
+  sc_core::sc_start(net->period() * 100.0);
+  EXPECT_EQ(mem.received, 1u);
+  net.reset();  // closes the trace
+  const std::string trace = test::slurp(path);
+  EXPECT_NE(trace.find("create"), std::string::npos) << trace;
+  EXPECT_NE(trace.find("eject"), std::string::npos) << trace;
+}
+
 // --- (6) one thread or two: identical, in child processes ---
 
 TEST(Embed, TwoThreadsGiveTheSameResults) {
