@@ -164,6 +164,7 @@ void Kernel::cycle() {
 
   const Cycle next = now + cycles;
   last_cycle_ = next - 1;
+  if (after_block_) after_block_(next);
   for (Clocked* c : all_)
     if (c->active(next)) {
       scheduled_ = next;

@@ -30,6 +30,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -80,6 +81,9 @@ class Kernel : public sc_core::sc_module {
   void wake_at(Cycle c);
   // Times the kernel's method ran a block (idle cycles cost none).
   std::uint64_t evaluations() const { return evaluations_; }
+  // Called after every block with the next cycle, on the SystemC thread
+  // (an embedding's watchdog); before the simulation starts.
+  void set_after_block(std::function<void(Cycle)> f) { after_block_ = std::move(f); }
   // The first cycle not yet evaluated.
   Cycle next_cycle() const { return last_cycle_ == kNever ? 0 : last_cycle_ + 1; }
 
@@ -109,6 +113,7 @@ class Kernel : public sc_core::sc_module {
   Cycle scheduled_ = 0;  // the next cycle the method will evaluate by itself (kNever: asleep on wake_ only)
   std::uint64_t evaluations_ = 0;
   sc_core::sc_event wake_;  // only wake_at notifies it
+  std::function<void(Cycle)> after_block_;
 
   // Worker threads wait for a cycle number, run their share, and report done.
   std::vector<std::thread> workers_;

@@ -1,6 +1,7 @@
 #include "embed.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -131,6 +132,36 @@ TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc
   // Outside calls may name any next cycle: no cycle blocks.
   net_->start(one_thread ? 1 : int(cfg_.get_int("sim.threads")), 1);
   net_->kernel()->set_half_period_phase();
+  const Cycle limit = Cycle(cfg_.get_int("sim.watchdog_cycles"));
+  watchdog_ = Watchdog(limit);
+  watch_every_ = std::max<Cycle>(1, std::min<Cycle>(1000, limit / 4));
+  net_->kernel()->set_after_block([this](Cycle next) { watch(next); });
+}
+
+bool TlmNetwork::waiting_for_user() const {
+  for (const auto& n : nodes_)
+    if (n->request_busy || n->response_busy || !n->requests.empty() || !n->responses.empty() || n->waiting)
+      return true;
+  return false;
+}
+
+void TlmNetwork::watch(Cycle next) {
+  if (next < next_watch_) return;
+  next_watch_ = next + watch_every_;
+  const Endpoints& e = net_->endpoints();
+  // Flits held while a user target or initiator takes its time are not stuck.
+  const std::uint64_t in_flight =
+      waiting_for_user() ? 0 : e.created_flits() - e.ejected_flits() - e.queued_flits();
+  try {
+    watchdog_.check(next, net_->flit_hops() + e.ejected_flits(), in_flight, [&] { return net_->pending_until(); },
+                    [&] {
+                      std::ostringstream os;
+                      net_->report_stuck(os);
+                      return os.str();
+                    });
+  } catch (const DeadlockError& d) {
+    SC_REPORT_ERROR(kMsgType, (name() + std::string(": ") + d.what()).c_str());
+  }
 }
 
 TlmNetwork::~TlmNetwork() {

@@ -144,7 +144,11 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   Txn* new_txn();
   void finish(Txn* t);
   Cycle cycle_at(const sc_core::sc_time& delay) const;
-  void respond_to_initiator(int node, Txn* t);
+  // Every few cycles: a network that holds flits, moves none and waits for
+  // no user component for sim.watchdog_cycles is stuck (SC_REPORT_ERROR
+  // with the stuck buffers and packets), never a silent hang.
+  void watch(Cycle next);
+  bool waiting_for_user() const;
   void end_response(int node, const sc_core::sc_time& delay);
 
   Config cfg_;
@@ -166,6 +170,8 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   std::vector<std::unique_ptr<Txn>> pool_;
   std::vector<Txn*> free_;
   std::size_t live_ = 0;
+  Watchdog watchdog_{1};
+  Cycle watch_every_ = 1000, next_watch_ = 0;
   std::unique_ptr<PacketTraceWriter> tracer_;
   std::unique_ptr<OccupancyVcd> vcd_;
 };

@@ -255,8 +255,10 @@ TEST(Embed, PayloadBytesAndExtensionsGoThroughEndToEnd) {
 TEST(Embed, AtBackpressureFromAStallingTargetLosesNothing) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   // One VC a class and 2-flit buffers: little room in the network, so node 5's stall reaches the initiators.
+  // The watchdog (100 cycles) must not take a target's 500-cycle stall for a deadlock.
   TlmNetwork net("net", config({"router.radix=8", "router.vcs=2", "router.vc_depth_flits=2",
-                                "embed.source_queue_packets=2", "embed.eject_buffer_flits=2"}));
+                                "embed.source_queue_packets=2", "embed.eject_buffer_flits=2",
+                                "sim.watchdog_cycles=100"}));
   map_nodes(net);
   Initiators init("init", net);
   Memories mem("mem", net, kWindow);
