@@ -94,6 +94,22 @@ void map_nodes(TlmNetwork& net) {
   for (int n = 0; n < net.nodes(); ++n) net.address_map().add(std::uint64_t(n) * kWindow, kWindow, n);
 }
 
+// A posted 8-byte write from `socket` to node `dst` (NodeExtension), at SystemC time.
+template <typename Socket>
+void post_write(Socket& socket, int dst) {
+  tlm::tlm_generic_payload gp;
+  NodeExtension ext;
+  ext.node = dst;
+  gp.set_extension(&ext);
+  unsigned char data[8] = {};
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_data_ptr(data);
+  gp.set_data_length(8);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  socket->b_transport(gp, d);
+  gp.clear_extension(&ext);
+}
+
 // --- (1) the same packets from outside as from a trace: the same results ---
 
 struct Packet {
@@ -320,22 +336,11 @@ TEST(Embed, IdleNetworkSleepsAndWakesOnInjection) {
   TlmNetwork net("net", config({"router.radix=8", "embed.protocol=posted"}));
   Initiators init("init", net);
   Memories mem("mem", net, 64);
-  std::vector<sc_core::sc_time> arrivals;
   sc_core::sc_spawn([&] {
-    tlm::tlm_generic_payload gp;
-    NodeExtension ext;
-    ext.node = 6;
-    gp.set_extension(&ext);
-    unsigned char data[8] = {};
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_data_ptr(data);
-    gp.set_data_length(8);
     for (double gap : {0.0, 1e6}) {
       sc_core::wait(net.period() * gap);
-      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-      (*init.sockets[2])->b_transport(gp, d);
+      post_write(*init.sockets[2], 6);
     }
-    gp.clear_extension(&ext);
   });
   sc_core::sc_start(net.period() * 1.2e6);
   EXPECT_EQ(mem.received, 2u);
@@ -430,21 +435,7 @@ TEST(Embed, PacketForAnUnboundTargetIsReported) {
   // b_transport with room in the queue does not wait.
   sc_core::sc_spawn_options as_method;
   as_method.spawn_method();
-  sc_core::sc_spawn(
-      [&] {
-    tlm::tlm_generic_payload gp;
-    NodeExtension ext;
-    ext.node = 3;
-    gp.set_extension(&ext);
-    unsigned char data[8] = {};
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_data_ptr(data);
-    gp.set_data_length(8);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    (*init.sockets[0])->b_transport(gp, d);
-    gp.clear_extension(&ext);
-      },
-      "send", &as_method);
+  sc_core::sc_spawn([&] { post_write(*init.sockets[0], 3); }, "send", &as_method);
   try {
     sc_core::sc_start(net.period() * 100.0);
     FAIL() << "no report";
@@ -463,19 +454,7 @@ TEST(Embed, PacketTraceFollowsAnOutsidePacket) {
                      "sim.packet_trace_file=" + path}));
   Initiators init("init", *net);
   Memories mem("mem", *net, 64);
-  sc_core::sc_spawn([&] {
-    tlm::tlm_generic_payload gp;
-    NodeExtension ext;
-    ext.node = 2;
-    gp.set_extension(&ext);
-    unsigned char data[8] = {};
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_data_ptr(data);
-    gp.set_data_length(8);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    (*init.sockets[5])->b_transport(gp, d);  // node 5's first packet: id 0 x 8 + 5
-    gp.clear_extension(&ext);
-  });
+  sc_core::sc_spawn([&] { post_write(*init.sockets[5], 2); });  // node 5's first packet: id 0 x 8 + 5
   sc_core::sc_start(net->period() * 100.0);
   EXPECT_EQ(mem.received, 1u);
   net.reset();  // closes the trace
