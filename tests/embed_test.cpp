@@ -9,6 +9,7 @@
 #include <random>
 
 #include <nlohmann/json.hpp>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -442,6 +443,40 @@ TEST(Embed, PacketForAnUnboundTargetIsReported) {
   } catch (const sc_core::sc_report& e) {
     EXPECT_NE(std::string(e.what()).find("initiator(3) is bound to no target"), std::string::npos) << e.what();
   }
+}
+
+// --- a multi-socket initiator binds one socket per node ---
+
+struct MultiInitiator : sc_core::sc_module {
+  tlm_utils::multi_passthrough_initiator_socket<MultiInitiator, kTlmBusWidth> socket;
+  explicit MultiInitiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
+};
+
+TEST(Embed, MultiSocketInitiatorReachesEveryNode) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  TlmNetwork net("net", config({"router.radix=4"}));
+  map_nodes(net);
+  MultiInitiator cpu("cpu");
+  for (int n = 0; n < net.nodes(); ++n) cpu.socket.bind(net.target(n));
+  Memories mem("mem", net, kWindow);
+  int ok = 0;
+  sc_core::sc_spawn([&] {
+    unsigned char word[4] = {1, 2, 3, 4};
+    for (int n = 0; n < net.nodes(); ++n) {  // from node n to node (n + 1) mod 4
+      tlm::tlm_generic_payload gp;
+      gp.set_command(tlm::TLM_WRITE_COMMAND);
+      gp.set_address(std::uint64_t((n + 1) % net.nodes()) * kWindow + 8);
+      gp.set_data_ptr(word);
+      gp.set_data_length(4);
+      gp.set_streaming_width(4);
+      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+      cpu.socket[n]->b_transport(gp, d);
+      ok += gp.is_response_ok();
+    }
+  });
+  sc_core::sc_start(net.period() * 1000.0);
+  EXPECT_EQ(ok, net.nodes());
+  for (int n = 0; n < net.nodes(); ++n) EXPECT_EQ(mem.mem[std::size_t(n)][8 + 3], 4) << "node " << n;
 }
 
 // --- debug outputs: a packet trace works as in standalone runs ---
