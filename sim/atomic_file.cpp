@@ -154,7 +154,16 @@ StreamFile::StreamFile(const std::string& path, const std::string& what)
   // As in write_file, a device or FIFO is written in place (never renamed over).
   struct stat st;
   const bool in_place = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-  if (!in_place) temp_ = fmt::format("{}{}{}-s", path_, kTempTag, getpid());
+  if (!in_place) {
+    // Missing parent directories are created, as write_file does.
+    const fs::path parent = fs::path(path_).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) fs::create_directories(parent, ec);
+    if (ec)
+      throw std::runtime_error(
+          fmt::format("cannot write {} '{}': cannot create directory '{}': {}", what, path, parent.string(), ec.message()));
+    temp_ = fmt::format("{}{}{}-s", path_, kTempTag, getpid());
+  }
   file_ = std::fopen(in_place ? path_.c_str() : temp_.c_str(), "w");
   if (!file_) throw std::runtime_error(fmt::format("cannot write {} '{}': {}", what, path, std::strerror(errno)));
 }

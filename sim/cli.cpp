@@ -76,8 +76,11 @@ std::vector<std::string> expand_values(const std::string& what, const std::strin
     if (!(is >> a >> c1 >> b >> c2 >> step) || c1 != ':' || c2 != ':' || step <= 0 || b < a || !is.eof())
       throw ConfigError("sweep error: " + what + " '" + spec +
                         "': a range is FIRST:LAST:STEP with STEP > 0 and LAST >= FIRST");
-    const long n = long(std::floor((b - a) / step + 1e-9)) + 1;
-    if (n > 100000) throw ConfigError("sweep error: " + what + " '" + spec + "' gives more than 100000 values");
+    // Counted in double: a tiny STEP gives more values than a long holds.
+    const double count = std::floor((b - a) / step + 1e-9) + 1;
+    if (!(count <= 100000))
+      throw ConfigError("sweep error: " + what + " '" + spec + "' gives more than 100000 values");
+    const long n = long(count);
     for (long i = 0; i < n; ++i) {
       double v = a + double(i) * step;
       out.push_back(fmt::format("{}", std::round(v * 1e9) / 1e9));

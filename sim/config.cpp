@@ -332,11 +332,12 @@ void Config::set(const std::string& key, const std::string& text, const std::str
   values_[key] = v;
 }
 
-void Config::set_override(const std::string& assignment) {
+void Config::set_override(const std::string& assignment, const std::string& flag) {
   auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ConfigError("config error: --set '" + assignment + "': expected key=value, e.g. --set router.vcs=2");
-  set(assignment.substr(0, eq), assignment.substr(eq + 1), "--set " + assignment);
+    throw ConfigError("config error: " + flag + " '" + assignment + "': expected key=value, e.g. " + flag +
+                      " router.vcs=2");
+  set(assignment.substr(0, eq), assignment.substr(eq + 1), flag + " " + assignment);
 }
 
 void Config::load_string(const std::string& text, const std::string& origin) {
@@ -484,7 +485,7 @@ std::vector<std::int64_t> int_list(const Config& cfg, const std::string& key, st
   std::vector<std::int64_t> out;
   std::string item;
   std::istringstream is(text);
-  bool bad = text.empty();
+  bool bad = text.empty() || text.back() == ',';  // getline drops a trailing empty item
   while (!bad && std::getline(is, item, ',')) {
     std::size_t pos = 0;
     long long v = 0;

@@ -64,8 +64,12 @@ int run_search_hyperx(const HyperXArgs& a) {
     } catch (...) {
       beta = -1;
     }
-    if (pos != b.size() || !(beta > 0) || !std::isfinite(beta))
-      throw ConfigError("search error: --beta '" + b + "': must be positive numbers, comma-separated (e.g. 0.5,1)");
+    // A design's bisection ratio K S / 2T cannot exceed the radix (K (S - 1) + T <= R), so a larger beta has
+    // no design; bounding it also keeps the trunking arithmetic in range.
+    if (pos != b.size() || !(beta > 0) || !(beta <= a.radix))
+      throw ConfigError(fmt::format(
+          "search error: --beta '{}': must be positive numbers up to the radix R = {}, comma-separated (e.g. 0.5,1)",
+          b, a.radix));
     topo::HyperXRequest r;
     r.endpoints = a.endpoints;
     r.radix = a.radix;
