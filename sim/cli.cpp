@@ -714,6 +714,26 @@ int cmd_config(const ConfigArgs& ca, bool keys, bool markdown) {
   return 0;
 }
 
+// CLI11 reports a misspelt command as "A subcommand is required"; this names
+// the word and the commands allowed there instead (empty if all is well).
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* at = &app;
+  std::string path = "nwnsim";
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    const auto subs = at->get_subcommands([](const CLI::App*) { return true; });
+    if (subs.empty()) break;  // a positional argument of the command
+    const auto it = std::find_if(subs.begin(), subs.end(), [&](const CLI::App* s) { return s->check_name(argv[i]); });
+    if (it == subs.end()) {
+      std::string names;
+      for (const CLI::App* s : subs) names += (names.empty() ? "" : ", ") + s->get_name();
+      return fmt::format("{}: unknown command '{}' (allowed: {})", path, argv[i], names);
+    }
+    at = *it;
+    path += " " + at->get_name();
+  }
+  return "";
+}
+
 int run_command(int argc, char** argv) {
   CLI::App app{"nwnsim: cycle-level SystemC model of high-radix router microarchitecture"};
   app.require_subcommand(1);
@@ -786,6 +806,10 @@ int run_command(int argc, char** argv) {
 
   try {
     try {
+      if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+        std::cerr << unknown << "\nRun with --help for more information.\n";
+        return kExitConfig;
+      }
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
