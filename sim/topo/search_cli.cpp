@@ -183,7 +183,7 @@ void add_topo_search(CLI::App* topo, int& exit_code) {
                                    "ratio beta, regular and general (HyperX paper §3.2, Table 1)");
   h->add_option("--endpoints,-N", hx->endpoints, "terminals N")->capture_default_str()->check(CLI::Range(2, 1 << 30));
   h->add_option("--radix,-R", hx->radix, "switch radix R")->capture_default_str()->check(CLI::Range(2, 4096));
-  h->add_option("--beta", hx->betas, "minimum relative bisection B, comma-separated")->capture_default_str();
+  h->add_option("--beta", hx->betas, "minimum relative bisection B, comma-separated (0 < B <= R)")->capture_default_str();
   h->add_option("--regular-k", hx->regular_k, "regular designs only, with this trunking K (flattened butterfly: 2)")
       ->check(CLI::Range(1, 4096));
   h->add_flag("--t-equals-s", hx->t_equals_s, "regular designs only, with T = S");
