@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -77,6 +78,15 @@ void write_all(int fd, const std::string& text, const std::string& path) {
 std::string output_problem(const std::string& path, OutputKind kind) {
   if (path.empty()) return "an empty path";
   const fs::path p(path);
+  // A name the file system refuses (ENAMETOOLONG) would only fail at the
+  // write; a file's temporary adds kTempTag, the pid and a serial to its name.
+  for (const fs::path& part : p)
+    if (part.native().size() > NAME_MAX)
+      return fmt::format("a name of {} bytes (at most {})", part.native().size(), NAME_MAX);
+  constexpr std::size_t kTempRoom = 40;
+  if (kind != OutputKind::Dir && p.filename().native().size() + kTempRoom > NAME_MAX)
+    return fmt::format("a file name of {} bytes (at most {}: its temporary file adds {})",
+                       p.filename().native().size(), NAME_MAX - kTempRoom, kTempRoom);
   std::error_code ec;
   const fs::file_status st = fs::status(p, ec);
   switch (kind) {
@@ -154,7 +164,16 @@ StreamFile::StreamFile(const std::string& path, const std::string& what)
   // As in write_file, a device or FIFO is written in place (never renamed over).
   struct stat st;
   const bool in_place = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-  if (!in_place) temp_ = fmt::format("{}{}{}-s", path_, kTempTag, getpid());
+  if (!in_place) {
+    // Missing parent directories are created, as write_file does.
+    const fs::path parent = fs::path(path_).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) fs::create_directories(parent, ec);
+    if (ec)
+      throw std::runtime_error(
+          fmt::format("cannot write {} '{}': cannot create directory '{}': {}", what, path, parent.string(), ec.message()));
+    temp_ = fmt::format("{}{}{}-s", path_, kTempTag, getpid());
+  }
   file_ = std::fopen(in_place ? path_.c_str() : temp_.c_str(), "w");
   if (!file_) throw std::runtime_error(fmt::format("cannot write {} '{}': {}", what, path, std::strerror(errno)));
 }

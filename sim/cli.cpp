@@ -77,8 +77,11 @@ std::vector<std::string> expand_values(const std::string& what, const std::strin
     if (!(is >> a >> c1 >> b >> c2 >> step) || c1 != ':' || c2 != ':' || step <= 0 || b < a || !is.eof())
       throw ConfigError("sweep error: " + what + " '" + spec +
                         "': a range is FIRST:LAST:STEP with STEP > 0 and LAST >= FIRST");
-    const long n = long(std::floor((b - a) / step + 1e-9)) + 1;
-    if (n > 100000) throw ConfigError("sweep error: " + what + " '" + spec + "' gives more than 100000 values");
+    // Counted in double: a tiny STEP gives more values than a long holds.
+    const double count = std::floor((b - a) / step + 1e-9) + 1;
+    if (!(count <= 100000))
+      throw ConfigError("sweep error: " + what + " '" + spec + "' gives more than 100000 values");
+    const long n = long(count);
     for (long i = 0; i < n; ++i) {
       double v = a + double(i) * step;
       out.push_back(fmt::format("{}", std::round(v * 1e9) / 1e9));
@@ -712,6 +715,26 @@ int cmd_config(const ConfigArgs& ca, bool keys, bool markdown) {
   return 0;
 }
 
+// CLI11 reports a misspelt command as "A subcommand is required"; this names
+// the word and the commands allowed there instead (empty if all is well).
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* at = &app;
+  std::string path = "nwnsim";
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    const auto subs = at->get_subcommands([](const CLI::App*) { return true; });
+    if (subs.empty()) break;  // a positional argument of the command
+    const auto it = std::find_if(subs.begin(), subs.end(), [&](const CLI::App* s) { return s->check_name(argv[i]); });
+    if (it == subs.end()) {
+      std::string names;
+      for (const CLI::App* s : subs) names += (names.empty() ? "" : ", ") + s->get_name();
+      return fmt::format("{}: unknown command '{}' (allowed: {})", path, argv[i], names);
+    }
+    at = *it;
+    path += " " + at->get_name();
+  }
+  return "";
+}
+
 int run_command(int argc, char** argv) {
   CLI::App app{"nwnsim: cycle-level SystemC model of high-radix router microarchitecture"};
   app.require_subcommand(1);
@@ -785,6 +808,10 @@ int run_command(int argc, char** argv) {
 
   try {
     try {
+      if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+        std::cerr << unknown << "\nRun with --help for more information.\n";
+        return kExitConfig;
+      }
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       return app.exit(e) == 0 ? 0 : kExitConfig;

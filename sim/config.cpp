@@ -189,6 +189,15 @@ std::string fmt_num(double x) {
   return fmt::format("{}", x);
 }
 
+// v in [min, max], compared as integers: double(v) rounds, so 9200000000000000001
+// would pass a maximum of 9.2e18. A bound beyond the int64 range is no bound.
+bool int_in_range(std::int64_t v, double min, double max) {
+  constexpr double k2p63 = 9223372036854775808.0;
+  if (min > -k2p63 && v < std::int64_t(std::ceil(min))) return false;
+  if (max < k2p63 && v > std::int64_t(std::floor(max))) return false;
+  return true;
+}
+
 std::string allowed(const KeySpec& k) {
   if (k.choices) return "one of: " + join(k.choices());
   if (k.type == ValueType::Bool) return "true or false";
@@ -299,7 +308,7 @@ void Config::set(const std::string& key, const std::string& text, const std::str
       } catch (...) {
         throw bad();
       }
-      if (pos != text.size() || double(v.i) < spec->min || double(v.i) > spec->max) throw bad();
+      if (pos != text.size() || !int_in_range(v.i, spec->min, spec->max)) throw bad();
       break;
     }
     case ValueType::Float: {
@@ -332,11 +341,12 @@ void Config::set(const std::string& key, const std::string& text, const std::str
   values_[key] = v;
 }
 
-void Config::set_override(const std::string& assignment) {
+void Config::set_override(const std::string& assignment, const std::string& flag) {
   auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ConfigError("config error: --set '" + assignment + "': expected key=value, e.g. --set router.vcs=2");
-  set(assignment.substr(0, eq), assignment.substr(eq + 1), "--set " + assignment);
+    throw ConfigError("config error: " + flag + " '" + assignment + "': expected key=value, e.g. " + flag +
+                      " router.vcs=2");
+  set(assignment.substr(0, eq), assignment.substr(eq + 1), flag + " " + assignment);
 }
 
 void Config::load_string(const std::string& text, const std::string& origin) {
@@ -484,7 +494,7 @@ std::vector<std::int64_t> int_list(const Config& cfg, const std::string& key, st
   std::vector<std::int64_t> out;
   std::string item;
   std::istringstream is(text);
-  bool bad = text.empty();
+  bool bad = text.empty() || text.back() == ',';  // getline drops a trailing empty item
   while (!bad && std::getline(is, item, ',')) {
     std::size_t pos = 0;
     long long v = 0;

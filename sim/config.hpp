@@ -46,8 +46,8 @@ class Config {
 
   void load_file(const std::string& path);
   void load_string(const std::string& toml_text, const std::string& origin);
-  // "key=value" from the command line.
-  void set_override(const std::string& assignment);
+  // "key=value" from the command line; errors name `flag` (--set, --case).
+  void set_override(const std::string& assignment, const std::string& flag = "--set");
   void set(const std::string& key, const std::string& value, const std::string& origin);
 
   std::int64_t get_int(const std::string& key) const;

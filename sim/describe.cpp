@@ -117,6 +117,7 @@ struct ComplexityArgs {
   std::string radices;
   bool radices_given = false;  // --radices '' is an error, not --radix
   std::string reference = "hc";
+  bool reference_given = false;  // checked even when no rel- column uses it
   std::string csv_path, json_path;
 };
 
@@ -132,7 +133,7 @@ int run_complexity(const ComplexityArgs& a) {
   std::vector<std::string> left_out;  // default organizations that do not exist at a radix, and why
   for (int k : radices) {
     Complexity ref{};
-    if (relative) {
+    if (relative || a.reference_given) {
       try {
         ref = complexity(describe_org(a.reference, k, 0));
       } catch (const std::invalid_argument& e) {
@@ -211,6 +212,7 @@ CommandRegistration reg_complexity([](CLI::App& app, int& exit_code) {
   output_option(c->add_option("--json", args->json_path, "write the figures as JSON"));
   c->callback([args, c, &exit_code] {
     args->radices_given = c->count("--radices") > 0;
+    args->reference_given = c->count("--reference") > 0;
     exit_code = run_complexity(*args);
   });
 });

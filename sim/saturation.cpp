@@ -20,6 +20,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A number in [lo, hi]. CLI::Range lets "nan" through (no comparison with
+// NaN is true), so the bounds are checked the other way round.
+CLI::Validator number_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        double v = 0;
+        if (CLI::detail::lexical_cast(text, v) && v >= lo && v <= hi) return "";
+        return fmt::format("Value {} not in range {} to {}", text, lo, hi);
+      },
+      fmt::format("FLOAT in [{} - {}]", lo, hi));
+}
+
 struct SaturationArgs {
   std::string config_file;
   std::vector<std::string> sets;
@@ -108,15 +120,15 @@ CommandRegistration reg_saturation([](CLI::App& app, int& exit_code) {
   auto* c = app.add_subcommand("saturation", "find the saturation throughput by bisection on the offered load");
   c->add_option("config", args->config_file, "TOML config file")->check(CLI::ExistingFile);
   c->add_option("--set", args->sets, "override a config key (repeatable)")->type_name("KEY=VALUE");
-  c->add_option("--low", args->lo, "lowest load of the bracket")->capture_default_str()->check(CLI::Range(0.0, 1.0));
-  c->add_option("--high", args->hi, "highest load of the bracket")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  c->add_option("--low", args->lo, "lowest load of the bracket")->capture_default_str()->check(number_range(0.0, 1.0));
+  c->add_option("--high", args->hi, "highest load of the bracket")->capture_default_str()->check(number_range(0.0, 1.0));
   c->add_option("--tolerance", args->tolerance, "stop when the bracket is this narrow")
       ->capture_default_str()
-      ->check(CLI::Range(1e-4, 0.5));
+      ->check(number_range(1e-4, 0.5));
   c->add_option("--accept-ratio", args->accept_ratio,
                 "a probe accepting less than this fraction of its offered load is saturated")
       ->capture_default_str()
-      ->check(CLI::Range(0.5, 1.0));
+      ->check(number_range(0.5, 1.0));
   output_option(c->add_option("--json", args->json_path, "write the bracket and every probe as JSON"));
   c->callback([args, &exit_code] { exit_code = run_saturation(*args); });
 });

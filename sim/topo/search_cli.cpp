@@ -64,8 +64,12 @@ int run_search_hyperx(const HyperXArgs& a) {
     } catch (...) {
       beta = -1;
     }
-    if (pos != b.size() || !(beta > 0) || !std::isfinite(beta))
-      throw ConfigError("search error: --beta '" + b + "': must be positive numbers, comma-separated (e.g. 0.5,1)");
+    // A design's bisection ratio K S / 2T cannot exceed the radix (K (S - 1) + T <= R), so a larger beta has
+    // no design; bounding it also keeps the trunking arithmetic in range.
+    if (pos != b.size() || !(beta > 0) || !(beta <= a.radix))
+      throw ConfigError(fmt::format(
+          "search error: --beta '{}': must be positive numbers up to the radix R = {}, comma-separated (e.g. 0.5,1)",
+          b, a.radix));
     topo::HyperXRequest r;
     r.endpoints = a.endpoints;
     r.radix = a.radix;
@@ -179,7 +183,7 @@ void add_topo_search(CLI::App* topo, int& exit_code) {
                                    "ratio beta, regular and general (HyperX paper §3.2, Table 1)");
   h->add_option("--endpoints,-N", hx->endpoints, "terminals N")->capture_default_str()->check(CLI::Range(2, 1 << 30));
   h->add_option("--radix,-R", hx->radix, "switch radix R")->capture_default_str()->check(CLI::Range(2, 4096));
-  h->add_option("--beta", hx->betas, "minimum relative bisection B, comma-separated")->capture_default_str();
+  h->add_option("--beta", hx->betas, "minimum relative bisection B, comma-separated (0 < B <= R)")->capture_default_str();
   h->add_option("--regular-k", hx->regular_k, "regular designs only, with this trunking K (flattened butterfly: 2)")
       ->check(CLI::Range(1, 4096));
   h->add_flag("--t-equals-s", hx->t_equals_s, "regular designs only, with T = S");

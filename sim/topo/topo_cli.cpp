@@ -159,7 +159,7 @@ int run_analyze(const AnalyzeArgs& a) {
   } else {
     for (auto& c : a.cases) {
       Config cfg = base;
-      for (auto& s : split_list(c, "--case", ';', "KEY=VALUE settings")) cfg.set_override(s);
+      for (auto& s : split_list(c, "--case", ';', "KEY=VALUE settings")) cfg.set_override(s, "--case");
       cols.push_back(analyze_case(cfg, c, a));
     }
   }
