@@ -87,26 +87,39 @@ TEST(Saturation, OneVcUniformHitsHeadOfLineLimit) {
 }
 
 // Four VCs relieve head-of-line blocking (the paper's setup: 128-bit flits
-// on 64-bit channels, iSLIP, VCT).
+// on 64-bit channels, iSLIP, VCT). Measured 0.727 (seeds 2 and 3: 0.730,
+// 0.731): the margin of 0.015 is five times that seed-to-seed spread, and
+// below what a slower credit loop or a worse allocator costs (a credit one
+// cycle late takes saturation from 0.667 to 0.5 on small buffers; a VC
+// allocation a cycle slower or a crossbar row without round robin each
+// move this point by more than 0.02).
 TEST(Saturation, FourVcsSaturateAboveTheHeadOfLineLimit) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   RunResult r = run_experiment(config({"router.radix=64", "router.vcs=4", "traffic.load=1.0",
                                        "sim.warmup_cycles=2000", "sim.measure_cycles=10000",
                                        "sim.drain_cap_cycles=0"}));
-  EXPECT_GT(r.accepted_load, 0.64);
-  EXPECT_LT(r.accepted_load, 0.9);
+  EXPECT_NEAR(r.accepted_load, 0.727, 0.015);
 }
 
-TEST(Conservation, FlitsAreConservedPastSaturation) {
+// run_network checks conservation itself (it throws ConservationError), so
+// a run that returns conserved its flits; the check must catch a lost one:
+// after a saturated run, a flit taken off an injection channel is missing.
+TEST(Conservation, FlitsAreConservedPastSaturationAndALostFlitIsCaught) {
   NWN_ONE_SIMULATION_PER_PROCESS();
-  RunResult r = run_experiment(config({"router.radix=32", "traffic.load=1.0", "traffic.size_mix=bimodal",
-                                       "sim.warmup_cycles=500", "sim.measure_cycles=3000",
-                                       "sim.drain_cap_cycles=100"}));
+  const Config cfg = config({"router.radix=32", "traffic.load=1.0", "traffic.size_mix=bimodal",
+                             "sim.warmup_cycles=500", "sim.measure_cycles=3000", "sim.drain_cap_cycles=100"});
+  auto net = make_network(cfg, clock_from(cfg));
+  RunResult r = run_network(cfg, *net);
   EXPECT_GT(r.flits_in_network, 0u);
   EXPECT_GT(r.flits_queued, 0u);
-  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
   EXPECT_FALSE(r.drained);
   EXPECT_TRUE(r.saturated);
+  Link* lossy = nullptr;
+  for (int n = 0; n < net->endpoints().nodes() && !lossy; ++n)
+    if (net->endpoints().inject_link(n)->flit_ready(kNever - 1)) lossy = net->endpoints().inject_link(n);
+  ASSERT_NE(lossy, nullptr) << "past saturation some injection channel holds a flit";
+  lossy->pop_flit();
+  EXPECT_THROW(summarize_network(cfg, *net, r.cycles, r), ConservationError);
 }
 
 TEST(Conservation, WormholeDrainsBimodalTraffic) {
@@ -115,7 +128,6 @@ TEST(Conservation, WormholeDrainsBimodalTraffic) {
                                        "traffic.size_mix=bimodal", "traffic.load=0.3", "sim.warmup_cycles=500",
                                        "sim.measure_cycles=3000"}));
   EXPECT_TRUE(r.drained);
-  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
 }
 
 // A terminal that stops accepting after two flits: the router fills up and
@@ -134,15 +146,14 @@ TEST(Watchdog, ReportsStuckBuffersAndPackets) {
                        "sim.warmup_cycles=100", "sim.measure_cycles=100000"});
   StalledTerminalNetwork net(cfg, clock_from(cfg));
   net.build(cfg);
+  // Only what a stuck report must have (the watchdog's wording may change):
+  // DeadlockError, naming a buffer that holds flits.
   try {
     run_network(cfg, net);
     FAIL() << "expected a deadlock report";
   } catch (const DeadlockError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("deadlock"), std::string::npos) << msg;
     EXPECT_NE(msg.find("router0.xbar input"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("to output 0"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("front packet"), std::string::npos) << msg;
   }
 }
 
