@@ -87,6 +87,23 @@ TEST(LatencyStatistics, RunReportsThePercentilesOfTheMeasuredPackets) {
   EXPECT_DOUBLE_EQ(r.latency_avg, sum / double(lat.size()));
   EXPECT_DOUBLE_EQ(r.network_latency_avg, net_sum / double(lat.size()));
   EXPECT_DOUBLE_EQ(r.hops_avg, hops_sum / double(lat.size()));
+  // The offered load is in flits per channel cycle: 128-bit flits take two
+  // cycles of a 64-bit channel, so a node offers 0.4 flits a cycle. Over
+  // 32,000 node-cycles of packets of 1 or 5 flits the sampled rate has a
+  // standard deviation of 0.014 (0.774 measured): 0.05 is over three.
+  EXPECT_NEAR(r.offered_load_measured, 0.8, 0.05);
+}
+
+// Saturated: a point whose marked packets all arrive (here after a long
+// drain) but whose accepted load stays below what was offered.
+TEST(Saturation, APointThatDrainsButAcceptsLessThanOfferedIsSaturated) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  const RunResult r = run_experiment(config({"router.radix=16", "router.vcs=1", "router.va_cycles=0", "flit.bits=64",
+                                             "traffic.load=1.0", "sim.warmup_cycles=200", "sim.measure_cycles=1000",
+                                             "sim.drain_cap_cycles=100000"}));
+  EXPECT_TRUE(r.drained);
+  EXPECT_LT(r.accepted_load, 0.8);
+  EXPECT_TRUE(r.saturated);
 }
 
 // 22 nm (power/tech/22nm.toml): 5 GHz; a channel pitch of 64 wires of 0.4 um.

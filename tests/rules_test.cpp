@@ -42,6 +42,7 @@ struct Rig {
     int downstream_depth = 0;  // 0: outputs always accept
     LinkParams in, out;
     int route_vc_lo = 0, route_vc_hi = -1;  // -1: the last VC
+    int rc_cycles = 1;
   };
   explicit Rig(const Options& o)
       : routing(o.route_vc_lo, o.route_vc_hi < 0 ? o.vcs - 1 : o.route_vc_hi) {
@@ -50,6 +51,7 @@ struct Rig {
     p.vcs = o.vcs;
     p.vc_depth_flits = 64;  // the rig feeds flits without upstream credits
     p.wormhole = o.wormhole;
+    p.rc_cycles = o.rc_cycles;
     for (int i = 0; i < 2; ++i) {
       in.push_back(std::make_unique<Link>("in" + std::to_string(i), o.in));
       out.push_back(std::make_unique<Link>("out" + std::to_string(i), o.out));
@@ -230,6 +232,80 @@ TEST(VcAllocation, ASecondVcLetsTwoPacketsShareAnOutput) {
   for (auto& r : rig.received) EXPECT_EQ(r.flit.vc, r.flit.packet_id == 1 ? 0 : 1);
 }
 
+// The next packet of an input VC starts route computation when the tail
+// before it crosses: with rc = 2, packet 2 (written at 2, behind packet 1)
+// is ready for VA 2 cycles after packet 1's tail crossed at 4.
+TEST(VcAllocation, TheNextPacketOfAVcRoutesAfterTheTailCrosses) {
+  Rig::Options o;
+  o.rc_cycles = 2;
+  Rig rig(o);
+  rig.packet(0, 0, 1, 1, 0);
+  rig.packet(0, 0, 1, 2, 1);
+  rig.run(40);
+  // Packet 1: written 1, VA 3, SA 4, arrives 7. Packet 2: VA 6, SA 7, arrives 10.
+  EXPECT_EQ(rig.arrivals(1), (Cycles{7}));
+  EXPECT_EQ(rig.arrivals(2), (Cycles{10}));
+}
+
+// A crossbar row serves the VCs that want the granted output in turn:
+// packets on VCs 0 and 1 of one input, for one output, interleave flit by
+// flit once both hold an output VC.
+TEST(SwitchAllocation, ACrossbarRowServesItsVcsInTurn) {
+  Rig::Options o;
+  o.vcs = 2;
+  Rig rig(o);
+  rig.packet(0, 0, 3, 1, 0, 0);
+  rig.packet(0, 0, 3, 2, 0, 1);
+  rig.run(40);
+  // Both heads ask for an output VC at 2; one-iteration iSLIP gives VC 0 to
+  // the first, VC 1 to the second a cycle later.
+  EXPECT_EQ(rig.arrivals(1), (Cycles{6, 8, 10}));
+  EXPECT_EQ(rig.arrivals(2), (Cycles{7, 9, 11}));
+}
+
+// Only a VC with a credit asks for its output. Wormhole, three VCs, one
+// flit of room each:
+//   A (input 0 -> output VC 0): its head takes VC 0's credit at 3, its body
+//     waits for a credit that never comes.
+//   F and G (input 1, VCs 0 and 1, written at 4): F gets output VC 1 and
+//     crosses at 6, G gets VC 2 a cycle later and crosses at 7.
+// Had A's row asked for the output anyway, the output's pointer (on input 0
+// since F crossed) would grant it at 7, nothing would cross, and G would
+// wait a cycle.
+TEST(SwitchAllocation, ARowAsksOnlyForOutputsItHasCreditsFor) {
+  Rig::Options o;
+  o.vcs = 3;
+  o.wormhole = true;
+  o.downstream_depth = 1;
+  Rig rig(o);
+  rig.packet(0, 0, 2, 1, 0);
+  rig.packet(1, 0, 1, 2, 3, 0);
+  rig.packet(1, 0, 1, 3, 3, 1);
+  rig.run(40);
+  EXPECT_EQ(rig.arrivals(1), (Cycles{6}));
+  EXPECT_EQ(rig.arrivals(2), (Cycles{9}));
+  EXPECT_EQ(rig.arrivals(3), (Cycles{10}));
+}
+
+// Within a row, a VC without a credit is passed over for one that has one:
+// A's body (VC 0) is stuck when B's body (VC 1) gets its credit, although
+// the row's turn is on VC 0.
+TEST(SwitchAllocation, ARowPassesOverAVcWithoutCredits) {
+  Rig::Options o;
+  o.vcs = 2;
+  o.wormhole = true;
+  o.downstream_depth = 1;
+  Rig rig(o);
+  rig.packet(0, 0, 2, 1, 0, 0);
+  rig.packet(0, 0, 2, 2, 3, 1);
+  rig.credit(0, 1, 7);
+  rig.run(40);
+  // A: head crosses 3. B: head crosses 6 (output VC 1), body when the credit
+  // is read at 8.
+  EXPECT_EQ(rig.arrivals(1), (Cycles{6}));
+  EXPECT_EQ(rig.arrivals(2), (Cycles{9, 11}));
+}
+
 // A packet may take only the VCs its route allows.
 TEST(VcAllocation, OnlyTheRoutedVcRangeIsGranted) {
   Rig::Options o;
@@ -326,6 +402,26 @@ std::vector<InjectedFlit> inject(EndpointParams p, Workload& w, const std::vecto
       out.push_back({t, link.pop_flit()});
   }
   return out;
+}
+
+// Packets created in the measurement window [5, 10) are marked, the others not.
+TEST(MeasurementWindow, PacketsCreatedInTheWindowAreMarked) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  Scripted w({4, 5, 9, 10}, 1);
+  EndpointParams p;
+  PacketStats stats;
+  Endpoints e("endpoints", 2, p, &w, &stats, Clock{});
+  e.make_groups({});
+  e.set_measure_window(5, 10);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  Link& link = *e.inject_link(0);
+  std::vector<bool> measured;
+  for (Cycle t = 0; t < 20; ++t) {
+    e.groups()[0]->tick(t);
+    while (link.flit_ready(t + 1)) measured.push_back(link.pop_flit().measured);
+  }
+  EXPECT_EQ(measured, (std::vector<bool>{false, true, true, false}));
+  EXPECT_EQ(stats.outstanding(), 2u);
 }
 
 std::vector<Cycle> heads(const std::vector<InjectedFlit>& v) {

@@ -58,14 +58,19 @@ INSTANTIATE_TEST_SUITE_P(Pipelines, ZeroLoadLatency,
 
 class PermutationThroughput : public ::testing::TestWithParam<const char*> {};
 
-// A crossbar has no internal contention: a permutation is served at full rate.
+// A crossbar has no internal contention: a permutation is served at the
+// rate it is offered, every node's flits as they come (what is accepted
+// differs from what is offered only by the flits in flight at the window's
+// edges, a few per node: 64 x 5 / (64 x 5000) = 0.001). Whether each
+// pattern is the permutation it claims is Patterns.PermutationsMapEverySourceExactly.
 TEST_P(PermutationThroughput, CnIsNearIdeal) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   Config cfg = config({"router.radix=64", "traffic.load=0.95", "flit.bits=64", "sim.warmup_cycles=1000",
                        "sim.measure_cycles=5000"});
   cfg.set("traffic.pattern", GetParam(), "test");
   RunResult r = run_experiment(cfg);
-  EXPECT_GT(r.accepted_load, 0.93);
+  EXPECT_NEAR(r.accepted_load, r.offered_load_measured, 0.002);
+  EXPECT_GT(r.accepted_min_node, 0.93);
   EXPECT_FALSE(r.saturated);
 }
 
