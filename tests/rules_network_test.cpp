@@ -174,6 +174,11 @@ TEST(Compare, EnergyDelayAndAreaArithmetic) {
     const double e_pkt = e.switch_pj() / packets;
     const double lat_cycles = p["results"]["latency_avg"].get<double>();
     const double area = switch_area_pitch2(d) * kPitchMm * kPitchMm;
+    // Every part of the breakdown, off-chip (each flit in and out) included.
+    const nlohmann::ordered_json parts = e.scaled(1.0 / packets).to_json();
+    for (auto& [part, value] : parts.items())
+      EXPECT_DOUBLE_EQ(p["energy_per_packet"][part].get<double>(), value.get<double>()) << part;
+    EXPECT_DOUBLE_EQ(p["energy_per_packet"]["offchip_pj"].get<double>(), 2 * flits * 128 * 1.0 / packets);
     EXPECT_DOUBLE_EQ(p["energy_per_packet"]["switch_pj"].get<double>(), e_pkt);
     EXPECT_DOUBLE_EQ(p["latency_cycles"].get<double>(), lat_cycles);
     EXPECT_DOUBLE_EQ(p["latency_ns"].get<double>(), lat_cycles / kClockGhz);
