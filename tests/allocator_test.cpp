@@ -136,25 +136,25 @@ TEST(Islip, PointersMoveOnlyOnAcceptedGrants) {
   a->request(1, 0);
   a->allocate();
   EXPECT_EQ(a->grant_of_input(1), 0) << "pointer of output 0 should have moved past input 0";
-  // A grant that is not accepted leaves the output pointer alone: output 1
-  // grants input 0 (pointer 0) but input 0 prefers output 0 (its pointer is
-  // at 1 after accepting output 0? no: it accepted output 0, so its pointer
-  // is 1 and it prefers output 1). Build a case where the grant is refused.
+  // A grant that is refused leaves the output's pointer alone. Inputs 0
+  // and 1 ask for outputs 0 and 1: both outputs grant input 0 (pointers at
+  // 0), input 0 accepts output 0 and refuses output 1. Output 1's pointer
+  // stays on input 0, so in the next round output 0 (moved to 1) grants
+  // input 1 and output 1 grants input 0: both matched. (Had output 1's
+  // pointer moved, both would grant input 1 and input 0 would go empty.)
   auto b = make_allocator("islip", {2, 2, 1});
-  // Round 1: input 0 accepts output 1 -> input 0's accept pointer = 0 (past 1).
-  b->request(0, 1);
-  b->allocate();
-  ASSERT_EQ(b->grant_of_input(0), 1);
-  // Round 2: both outputs grant input 0 (both grant pointers favour it);
-  // input 0 accepts output 0; output 1's grant is refused and its pointer,
-  // already at 1 after round 1, must stay: in round 3 it grants input 1.
-  b->clear();
-  b->request(0, 0);
-  b->request(0, 1);
-  b->request(1, 1);
-  b->allocate();
-  EXPECT_EQ(b->grant_of_input(0), 0);
-  EXPECT_EQ(b->grant_of_input(1), 1) << "output 1 pointer was at 1 after round 1";
+  for (int round = 0; round < 2; ++round) {
+    b->clear();
+    for (int i : {0, 1})
+      for (int o : {0, 1}) b->request(i, o);
+    b->allocate();
+    if (round == 0) {
+      ASSERT_EQ(b->grant_of_input(0), 0);
+      ASSERT_EQ(b->grant_of_input(1), -1) << "one iteration: input 1 was offered nothing";
+    }
+  }
+  EXPECT_EQ(b->grant_of_input(0), 1) << "output 1's refused grant moved its pointer";
+  EXPECT_EQ(b->grant_of_input(1), 0);
 }
 
 TEST(Islip, MoreIterationsNeverMatchFewer) {

@@ -122,7 +122,7 @@ class CliErrors : public ::testing::TestWithParam<BadInput> {};
 TEST_P(CliErrors, NameTheFieldTheValueAndWhatIsAllowed) {
   const BadInput& c = GetParam();
   auto r = nwnsim(c.args);
-  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << "bad input exits with 2:\n" << r.output;
   for (const char* s : c.must_say) EXPECT_NE(r.output.find(s), std::string::npos) << "missing '" << s << "' in:\n" << r.output;
 }
 
@@ -141,7 +141,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"PacketTooBigForVct", "run --set traffic.packet_flits=32",
                  {"32 flits", "router.vc_depth_flits = 16", "virtual cut-through"}},
         BadInput{"BadRange", "sweep --loads 0.5:0.1:0.1", {"FIRST:LAST:STEP"}},
-        BadInput{"MissingFile", "run /nonexistent/x.toml", {"/nonexistent/x.toml"}}),
+        BadInput{"MissingFile", "run /nonexistent/x.toml", {"/nonexistent/x.toml"}},
+        BadInput{"MissingTrace", "run --set traffic.source=trace --set traffic.trace_file=/nonexistent/t.trace",
+                 {"traffic.trace_file", "/nonexistent/t.trace"}},
+        BadInput{"SweepUnknownKey", "sweep --vary router.vcz=1,2", {"router.vcz", "did you mean 'router.vcs'"}},
+        BadInput{"CompareUnknownOrg", "compare --orgs hc,zz", {"router.org", "'zz'", "must be one of"}}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(CliErrors, TomlFileErrorsNameFileLineAndKey) {

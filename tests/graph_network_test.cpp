@@ -162,7 +162,8 @@ TEST(GraphNetwork, WorstCaseOnATorusSendsToTheFarthestRouter) {
 class GraphNetworkAdversarial : public ::testing::TestWithParam<Case> {};
 
 // Past saturation under the worst case: nothing deadlocks (the watchdog
-// would throw), flits are conserved, and every node keeps receiving. dor on
+// would throw), flits are conserved (run_network throws
+// ConservationError otherwise), and every node keeps receiving. dor on
 // the torus is the exception to the last point: with per-input round-robin
 // arbitration a router gives its t terminals t/(t+1) of an output and the
 // transit traffic 1/(t+1), so past saturation the flows that merge starve
@@ -181,7 +182,6 @@ TEST_P(GraphNetworkAdversarial, EveryDestinationReachedWithoutDeadlock) {
   if (GetParam() != Case{"torus", "dor"}) {
     EXPECT_GT(r.accepted_min_node, 0.02) << "a node starved";
   }
-  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
 }
 
 INSTANTIATE_TEST_SUITE_P(Lattice, GraphNetworkAdversarial,
@@ -339,7 +339,6 @@ TEST_P(GraphNetworkTopologyAdversarial, EveryDestinationReachedWithoutDeadlock) 
   // Minimal routing on the Slim Fly's worst case gives each node 1/(2p) = 0.125
   // on average, and less to the unluckiest: starving is well below that.
   EXPECT_GT(r.accepted_min_node, 0.01) << "a node starved";
-  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
 }
 
 INSTANTIATE_TEST_SUITE_P(Topologies, GraphNetworkTopologyAdversarial,

@@ -143,7 +143,7 @@ TEST(Organizations, ZeroLoadLatencyOrdering) {
 
 // Every organization at offered load 1.0 with the bimodal mix under
 // transpose-random (CI: 10k cycles) or uniform (long: 100k cycles): no deadlock
-// (the watchdog throws), flits conserved.
+// (the watchdog throws), flits conserved (run_network throws otherwise).
 void soak(const char* org, const char* pattern, int cycles) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   Config cfg = config({"traffic.load=1.0", "sim.warmup_cycles=1000", "traffic.size_mix=bimodal"});
@@ -152,7 +152,6 @@ void soak(const char* org, const char* pattern, int cycles) {
   cfg.set("sim.measure_cycles", std::to_string(cycles), "test");
   RunResult r;
   ASSERT_NO_THROW(r = run_experiment(cfg));
-  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
   EXPECT_GT(r.accepted_load, 0.2);
 }
 
@@ -183,7 +182,9 @@ double accepted(const std::string& org, const std::string& pattern) {
 
 // The saturation claims of §5.2 that hold with margin.
 TEST(Organizations, SaturationOrderings) {
-  EXPECT_LT(accepted("cn", "uniform"), 0.75);   // head-of-line blocking, near 66 %
+  const double cn_ur = accepted("cn", "uniform");  // head-of-line blocking: 0.731 measured
+  EXPECT_GT(cn_ur, 0.70);
+  EXPECT_LT(cn_ur, 0.75);
   const double hc_ur = accepted("hc", "uniform");
   EXPECT_GT(hc_ur, 0.90);                       // hc near ideal on UR
   EXPECT_GT(accepted("hc", "bitcomp"), 0.90);   // and on BC

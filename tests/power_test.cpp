@@ -121,6 +121,24 @@ TEST(PowerModel, StaticEnergyScalesWithTimeAndStructure) {
   EXPECT_NEAR(b.static_buffers_pj, e.static_buffers_pj, 1e-9);
 }
 
+// A network's routers: the activity is already summed over them, the static
+// energy is per router and scales with their number.
+TEST(PowerModel, StaticEnergyScalesWithTheRouterCount) {
+  const Technology t = default_technology();
+  const SwitchDescription d = two_stage();
+  RouterActivity act;
+  act.subswitches = {{10, 10, 10}, {4, 6, 6}};
+  act.channel_flits = {3, 7};
+  const EnergyBreakdown one = switch_energy(t, d, act, 5000, 128, 20, 1);
+  const EnergyBreakdown three = switch_energy(t, d, act, 5000, 128, 20, 3);
+  EXPECT_DOUBLE_EQ(three.dynamic_pj(), one.dynamic_pj());
+  EXPECT_DOUBLE_EQ(three.offchip_pj, one.offchip_pj);
+  EXPECT_DOUBLE_EQ(three.static_buffers_pj, 3 * one.static_buffers_pj);
+  EXPECT_DOUBLE_EQ(three.static_crosspoints_pj, 3 * one.static_crosspoints_pj);
+  EXPECT_DOUBLE_EQ(three.static_wires_pj, 3 * one.static_wires_pj);
+  EXPECT_GT(one.static_pj(), 0.0);
+}
+
 TEST(PowerModel, ActivityMustMatchTheOrganization) {
   RouterActivity wrong;
   wrong.subswitches = {{1, 1, 1}};

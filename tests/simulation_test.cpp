@@ -58,14 +58,19 @@ INSTANTIATE_TEST_SUITE_P(Pipelines, ZeroLoadLatency,
 
 class PermutationThroughput : public ::testing::TestWithParam<const char*> {};
 
-// A crossbar has no internal contention: a permutation is served at full rate.
+// A crossbar has no internal contention: a permutation is served at the
+// rate it is offered, every node's flits as they come (what is accepted
+// differs from what is offered only by the flits in flight at the window's
+// edges, a few per node: 64 x 5 / (64 x 5000) = 0.001). Whether each
+// pattern is the permutation it claims is Patterns.PermutationsMapEverySourceExactly.
 TEST_P(PermutationThroughput, CnIsNearIdeal) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   Config cfg = config({"router.radix=64", "traffic.load=0.95", "flit.bits=64", "sim.warmup_cycles=1000",
                        "sim.measure_cycles=5000"});
   cfg.set("traffic.pattern", GetParam(), "test");
   RunResult r = run_experiment(cfg);
-  EXPECT_GT(r.accepted_load, 0.93);
+  EXPECT_NEAR(r.accepted_load, r.offered_load_measured, 0.002);
+  EXPECT_GT(r.accepted_min_node, 0.93);
   EXPECT_FALSE(r.saturated);
 }
 
@@ -87,26 +92,40 @@ TEST(Saturation, OneVcUniformHitsHeadOfLineLimit) {
 }
 
 // Four VCs relieve head-of-line blocking (the paper's setup: 128-bit flits
-// on 64-bit channels, iSLIP, VCT).
+// on 64-bit channels, iSLIP, VCT). Seeds 1 to 11 give 0.7273 to 0.7307
+// (mean 0.7293, standard deviation 0.0013): 0.006 is over four of them, and
+// a VC allocation one cycle slower (0.716) falls outside. This point is
+// head-of-line limited at one crossbar whose terminals never push back, so
+// credit and pointer bugs barely move it (the mutants of
+// scripts/mutation-test stay within 0.006); the exact rule tests of
+// tests/rules_test.cpp catch those.
 TEST(Saturation, FourVcsSaturateAboveTheHeadOfLineLimit) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   RunResult r = run_experiment(config({"router.radix=64", "router.vcs=4", "traffic.load=1.0",
                                        "sim.warmup_cycles=2000", "sim.measure_cycles=10000",
                                        "sim.drain_cap_cycles=0"}));
-  EXPECT_GT(r.accepted_load, 0.64);
-  EXPECT_LT(r.accepted_load, 0.9);
+  EXPECT_NEAR(r.accepted_load, 0.729, 0.006);
 }
 
-TEST(Conservation, FlitsAreConservedPastSaturation) {
+// run_network checks conservation itself (it throws ConservationError), so
+// a run that returns conserved its flits; the check must catch a lost one:
+// after a saturated run, a flit taken off an injection channel is missing.
+TEST(Conservation, FlitsAreConservedPastSaturationAndALostFlitIsCaught) {
   NWN_ONE_SIMULATION_PER_PROCESS();
-  RunResult r = run_experiment(config({"router.radix=32", "traffic.load=1.0", "traffic.size_mix=bimodal",
-                                       "sim.warmup_cycles=500", "sim.measure_cycles=3000",
-                                       "sim.drain_cap_cycles=100"}));
+  const Config cfg = config({"router.radix=32", "traffic.load=1.0", "traffic.size_mix=bimodal",
+                             "sim.warmup_cycles=500", "sim.measure_cycles=3000", "sim.drain_cap_cycles=100"});
+  auto net = make_network(cfg, clock_from(cfg));
+  RunResult r = run_network(cfg, *net);
   EXPECT_GT(r.flits_in_network, 0u);
   EXPECT_GT(r.flits_queued, 0u);
-  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
   EXPECT_FALSE(r.drained);
   EXPECT_TRUE(r.saturated);
+  Link* lossy = nullptr;
+  for (int n = 0; n < net->endpoints().nodes() && !lossy; ++n)
+    if (net->endpoints().inject_link(n)->flit_ready(kNever - 1)) lossy = net->endpoints().inject_link(n);
+  ASSERT_NE(lossy, nullptr) << "past saturation some injection channel holds a flit";
+  lossy->pop_flit();
+  EXPECT_THROW(summarize_network(cfg, *net, r.cycles, r), ConservationError);
 }
 
 TEST(Conservation, WormholeDrainsBimodalTraffic) {
@@ -115,7 +134,6 @@ TEST(Conservation, WormholeDrainsBimodalTraffic) {
                                        "traffic.size_mix=bimodal", "traffic.load=0.3", "sim.warmup_cycles=500",
                                        "sim.measure_cycles=3000"}));
   EXPECT_TRUE(r.drained);
-  EXPECT_EQ(r.flits_created, r.flits_ejected + r.flits_queued + r.flits_in_network);
 }
 
 // A terminal that stops accepting after two flits: the router fills up and
@@ -134,15 +152,14 @@ TEST(Watchdog, ReportsStuckBuffersAndPackets) {
                        "sim.warmup_cycles=100", "sim.measure_cycles=100000"});
   StalledTerminalNetwork net(cfg, clock_from(cfg));
   net.build(cfg);
+  // Only what a stuck report must have (the watchdog's wording may change):
+  // DeadlockError, naming a buffer that holds flits.
   try {
     run_network(cfg, net);
     FAIL() << "expected a deadlock report";
   } catch (const DeadlockError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("deadlock"), std::string::npos) << msg;
     EXPECT_NE(msg.find("router0.xbar input"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("to output 0"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("front packet"), std::string::npos) << msg;
   }
 }
 
