@@ -48,8 +48,18 @@ TEST(SimulatorRtl, FoldedClosBitIdenticalToModel) {
 }
 
 TEST(SimulatorRtl, OneChosenRouterOfANetwork) {
-  expect_identical(kCommon + "--set network.topology=fclos --set network.fclos_levels=2 --set router.radix=8 "
-                             "--set router.org=cn --set router.rtl_router=3 --set traffic.load=0.5");
+  const std::string point = kCommon + "--set network.topology=fclos --set network.fclos_levels=2 --set router.radix=8 "
+                                      "--set router.org=cn --set router.rtl_router=3 --set traffic.load=0.5";
+  expect_identical(point);
+  // The chosen router really ran the Verilated allocator: its trace (the RTL
+  // switch allocator of router 3's subswitch) shows grants in the window.
+  const std::string vcd = temp_path("router3.vcd");
+  auto r = nwnsim("run " + point + " --allocator rtl --trace-rtl " + vcd +
+                  " --set router.rtl_trace_from=1000 --set router.rtl_trace_cycles=50 --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string text = slurp(vcd);
+  EXPECT_NE(text.find("gnt_o"), std::string::npos) << "no RTL allocator trace from router 3";
+  EXPECT_NE(text.find("#2000"), std::string::npos);
 }
 
 TEST(SimulatorRtl, MissingConfigurationIsAClearError) {
