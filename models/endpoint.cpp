@@ -347,13 +347,27 @@ void EndpointGroup::end_block() {
 }
 
 void EndpointGroup::schedule(Cycle at, int local, const PacketSpec& spec, std::uint64_t id) {
-  actions_.push_back({at, action_seq_++, local, -1, 0, spec, id});
+  actions_.push_back({at, action_seq_++, local, spec, id});
   std::push_heap(actions_.begin(), actions_.end(), std::greater<>());
 }
 
 void EndpointGroup::schedule_release(Cycle at, int local, int vc, int flits) {
-  actions_.push_back({at, action_seq_++, local, vc, flits, PacketSpec{}, 0});
-  std::push_heap(actions_.begin(), actions_.end(), std::greater<>());
+  releases_.push_back({at, local, vc, flits});
+  release_min_ = std::min(release_min_, at);
+}
+
+void EndpointGroup::run_releases(Cycle now) {
+  std::size_t kept = 0;
+  release_min_ = kNever;
+  for (const Release& r : releases_) {
+    if (r.at <= now) {
+      owner_->nis_[nodes_[r.local]]->release(r.vc, r.flits, now);
+    } else {
+      releases_[kept++] = r;
+      release_min_ = std::min(release_min_, r.at);
+    }
+  }
+  releases_.resize(kept);
 }
 
 // Outside work due by `now`, in the order of the outside calls.
@@ -362,8 +376,7 @@ void EndpointGroup::run_actions(Cycle now) {
     std::pop_heap(actions_.begin(), actions_.end(), std::greater<>());
     const Action a = actions_.back();
     actions_.pop_back();
-    if (a.vc >= 0) owner_->nis_[nodes_[a.local]]->release(a.vc, a.flits, now);
-    else create(a.local, now, a.spec, a.id);
+    create(a.local, now, a.spec, a.id);
   }
 }
 
@@ -436,6 +449,7 @@ void EndpointGroup::tick(Cycle now) {
   auto& nis = owner_->nis_;
   pending_credits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_flits(now); });
+  if (release_min_ <= now) run_releases(now);
   if (!actions_.empty()) run_actions(now);
   // Creations in (cycle, node) order, whatever the heap's layout.
   while (!creations_.empty() && creations_.front().at <= now) {

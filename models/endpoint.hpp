@@ -153,12 +153,13 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   // Kernel interface.
   bool active(Cycle now) const override {
     return !active_.empty() || pending_flits_.count() > 0 || pending_credits_.count() > 0 ||
-           (!creations_.empty() && creations_.front().at <= now) || (!actions_.empty() && actions_.front().at <= now);
+           (!creations_.empty() && creations_.front().at <= now) || (!actions_.empty() && actions_.front().at <= now) ||
+           release_min_ <= now;
   }
   void tick(Cycle now) override;
   Cycle next_wake() const override {
     return std::min(creations_.empty() ? kNever : creations_.front().at,
-                    actions_.empty() ? kNever : actions_.front().at);
+                    std::min(actions_.empty() ? kNever : actions_.front().at, release_min_));
   }
   int weight() const override { return int(nodes_.size()) / 2 + 1; }
   void flits_pending(int local) override { pending_flits_.mark(local); }
@@ -196,13 +197,11 @@ class EndpointGroup final : public Clocked, public PacketObserver {
     std::int16_t arg;  // Sink: the ejection VC; Dequeued: the class
     PacketExtension packet;
   };
-  // Outside work for a cycle: a packet to create, or ejection credits to return.
+  // An outside packet to create at a cycle.
   struct Action {
     Cycle at;
     std::uint64_t seq;  // order of the outside calls
     int local;
-    int vc = -1;  // >= 0: release `flits` credits of this ejection VC
-    int flits = 0;
     PacketSpec spec;
     std::uint64_t id = 0;
     bool operator>(const Action& o) const { return at != o.at ? at > o.at : seq > o.seq; }
@@ -218,7 +217,15 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   PacketExtension* ext_;            // owned by trans_
   bool defer_;
   std::vector<Event> events_;  // observer calls waiting for end_block (defer_), and external events
-  std::vector<Action> actions_;  // min-heap on (cycle, call order)
+  std::vector<Action> actions_;  // packets to create: min-heap on (cycle, call order)
+  // Ejection credits to return (few, mostly due next cycle: a list, in call order).
+  struct Release {
+    Cycle at;
+    int local, vc, flits;
+  };
+  std::vector<Release> releases_;
+  Cycle release_min_ = kNever;
+  void run_releases(Cycle now);
   std::uint64_t action_seq_ = 0;
   friend class NetworkInterface;
 };
