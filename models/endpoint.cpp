@@ -56,7 +56,6 @@ class NetworkInterface : public sc_core::sc_module {
       for (std::size_t i = 0; i < q.size(); ++i) n += q.at(i).size_flits;
     return n - sent_of_current_;
   }
-  int queued_packets(int cls) const { return int(queue_[std::size_t(cls)].size()); }
   void release(int vc, int flits, Cycle now) {
     for (int i = 0; i < flits; ++i) eject_.send_credit(vc, now);
   }
@@ -296,7 +295,6 @@ void Endpoints::release_ejection(int node, int vc, int flits, Cycle at) {
   group_of_[std::size_t(node)]->schedule_release(at, ni.local(), vc, flits);
 }
 
-int Endpoints::queued_packets(int node, int cls) const { return nis_.at(std::size_t(node))->queued_packets(cls); }
 Link* Endpoints::eject_link(int node) { return nis_.at(node)->eject_link(); }
 
 std::uint64_t Endpoints::queued_flits() const {

@@ -110,7 +110,8 @@ struct EndpointParams {
 class NetworkInterface;
 
 // What an embedding (sim/embed.hpp) hears from the endpoints. Calls come
-// after each kernel block, on the SystemC thread, in node order.
+// after each kernel block (EndpointGroup::end_block), on the SystemC thread,
+// group by group, each group's in the order things happened.
 class ExternalSink {
  public:
   virtual ~ExternalSink() = default;
@@ -260,8 +261,6 @@ class Endpoints : public sc_core::sc_module {
   // The outside took a delivered packet: its `flits` credits of ejection VC
   // `vc` go back to the router at cycle `at`.
   void release_ejection(int node, int vc, int flits, Cycle at);
-  // Packets waiting in node's source queue of class `cls` (created, tail not injected).
-  int queued_packets(int node, int cls) const;
 
   std::uint64_t created_flits() const { return sum(&EndpointGroup::created_flits); }
   std::uint64_t ejected_flits() const { return sum(&EndpointGroup::ejected_flits); }

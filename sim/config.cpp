@@ -530,23 +530,56 @@ Organization config_organization(const Config& cfg) {
 
 }  // namespace
 
+int message_classes(const Config& cfg) {
+  return cfg.get_string("traffic.source") == "external" && cfg.get_string("embed.protocol") == "request_response"
+             ? 2
+             : 1;
+}
+
+int eject_buffer_flits(const Config& cfg) {
+  if (cfg.get_string("traffic.source") != "external") return 0;
+  const std::int64_t e = cfg.get_int("embed.eject_buffer_flits");
+  return int(e > 0 ? e : cfg.get_int("router.vc_depth_flits"));
+}
+
 SmallestBuffer smallest_vc_buffer(const Config& cfg) {
   SmallestBuffer b{int(cfg.get_int("router.vc_depth_flits")), "router.vc_depth_flits"};
   for (const SubswitchSpec& s : config_organization(cfg).description.subswitches)
     if (s.vc_depth_flits < b.flits)
       b = {s.vc_depth_flits, s.port_buffers ? "router.vc_depth_flits" : "router.subswitch_vc_depth_flits"};
+  if (const int eject = eject_buffer_flits(cfg); eject > 0 && eject < b.flits) b = {eject, "embed.eject_buffer_flits"};
   return b;
 }
 
+namespace {
+// The VCs a routing and an organization split: router.vcs, or the half of
+// one message class of an embedding in request/response mode.
+struct ClassVcs {
+  int vcs, classes;
+  std::string text;  // how to name it in a message
+};
+ClassVcs class_vcs(const Config& cfg) {
+  const int vcs = int(cfg.get_int("router.vcs")), m = message_classes(cfg);
+  if (m == 1) return {vcs, 1, fmt::format("router.vcs = {}", vcs)};
+  return {vcs / m, m,
+          fmt::format("router.vcs = {} ({} a message class: embed.protocol = request_response gives requests and "
+                      "responses half each)",
+                      vcs, vcs / m)};
+}
+}  // namespace
+
 void check_route_vcs(const Config& cfg, int classes, const std::string& routing) {
-  const int vcs = int(cfg.get_int("router.vcs"));
+  const ClassVcs v = class_vcs(cfg);
   const int inner = config_organization(cfg).description.vc_classes;
-  if (vcs / classes < inner)
-    throw ConfigError(fmt::format("config error: router.vcs = {}: {} splits the VCs into {} classes, and router.org = "
+  if (v.vcs / classes < inner) {
+    const std::string factors = v.classes > 1 ? fmt::format("{} x {} x {}", v.classes, classes, inner)
+                                              : fmt::format("{} x {}", classes, inner);
+    throw ConfigError(fmt::format("config error: {}: {} splits the VCs into {} classes, and router.org = "
                                   "{} splits the VCs of each into {} internal classes (deadlock freedom inside the "
-                                  "switch); allowed: router.vcs >= {} x {} = {}",
-                                  vcs, routing, classes, cfg.get_string("router.org"), inner, classes, inner,
-                                  classes * inner));
+                                  "switch); allowed: router.vcs >= {} = {}",
+                                  v.text, routing, classes, cfg.get_string("router.org"), inner, factors,
+                                  v.classes * classes * inner));
+  }
 }
 
 void check_config(const Config& cfg) {
@@ -561,11 +594,16 @@ void check_config(const Config& cfg) {
   const std::string& name = cfg.get_string("router.org");
   const int vcs = int(cfg.get_int("router.vcs"));
   const SwitchDescription& d = org.description;
-  if (vcs < d.vc_classes)
-    throw ConfigError(fmt::format("config error: router.vcs = {}: router.org = {} splits the VCs of every route into {} "
+  const ClassVcs v = class_vcs(cfg);
+  if (vcs % v.classes != 0)
+    throw ConfigError(fmt::format("config error: router.vcs = {} with embed.protocol = request_response: requests and "
+                                  "responses take half the VCs each (allowed: an even router.vcs)",
+                                  vcs));
+  if (v.vcs < d.vc_classes)
+    throw ConfigError(fmt::format("config error: {}: router.org = {} splits the VCs of every route into {} "
                                   "internal classes (deadlock freedom inside the switch, docs/ORGANIZATIONS.md); "
                                   "allowed: router.vcs >= {}",
-                                  vcs, name, d.vc_classes, d.vc_classes));
+                                  v.text, name, d.vc_classes, v.classes * d.vc_classes));
   for (const SubswitchSpec& s : d.subswitches)
     if (s.input_speedup > vcs) {
       // VC v uses crossbar input v mod S: S inputs need S VCs to feed them.

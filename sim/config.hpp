@@ -84,9 +84,16 @@ void check_config(const Config& cfg);
 // the organization splits each range into. Topologies whose routing splits
 // the VCs call it before they build anything.
 void check_route_vcs(const Config& cfg, int classes, const std::string& routing);
+// An embedding's message classes (traffic.source = external): 2 with
+// embed.protocol = request_response, whose requests and responses take half
+// of router.vcs each (the routing and the organization see that half), else 1.
+int message_classes(const Config& cfg);
+// Flits per VC a terminal's network interface holds for an embedding's
+// target before it returns credits; 0: a standalone terminal always accepts.
+int eject_buffer_flits(const Config& cfg);
 // Virtual cut-through: the smallest VC buffer a packet may have to enter
-// whole (a router input port or a subswitch buffer of router.org), and the
-// key that sets it.
+// whole (a router input port, a subswitch buffer of router.org, an
+// embedding's ejection buffer), and the key that sets it.
 struct SmallestBuffer {
   int flits = 0;
   std::string key;

@@ -98,17 +98,12 @@ TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc
   header_flits_ = int(cfg_.get_int("embed.header_flits"));
   flit_bits_ = int(cfg_.get_int("flit.bits"));
   // The largest packet: under virtual cut-through every buffer it enters
-  // (router VCs, subswitch VCs, the ejection buffer) holds it whole.
+  // (router and subswitch VCs, the ejection buffer) holds it whole.
   if (cfg_.get_string("router.flow_control") == "vct") {
-    const std::int64_t eject = cfg_.get_int("embed.eject_buffer_flits");
-    max_flits_ = int(eject > 0 ? eject : cfg_.get_int("router.vc_depth_flits"));
-    max_flits_rule_ = fmt::format("embed.eject_buffer_flits (0: router.vc_depth_flits) = {}", max_flits_);
-    for (const auto& ss : net_->routers().front()->description().subswitches)
-      if (ss.vc_depth_flits < max_flits_) {
-        max_flits_ = ss.vc_depth_flits;
-        max_flits_rule_ = fmt::format("the router's smallest VC buffer holds {} flits", max_flits_);
-      }
-    max_flits_rule_ += ": virtual cut-through needs a buffer to hold a whole packet";
+    const SmallestBuffer b = smallest_vc_buffer(cfg_);
+    max_flits_ = b.flits;
+    max_flits_rule_ = fmt::format("{} = {}: virtual cut-through needs every buffer a packet enters to hold it whole",
+                                  b.key, b.flits);
   } else {
     max_flits_rule_ = "a packet has at most 65535 flits";
   }
@@ -128,13 +123,11 @@ TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc
   in_flight_.resize(nodes_.size());
   tracer_ = attach_packet_tracer(cfg_, *net_);
   vcd_ = make_occupancy_vcd(cfg_, *net_);
-  const bool one_thread = cfg_.get_string("router.allocator_impl") == "rtl" || tracer_;
   // Outside calls may name any next cycle: no cycle blocks.
-  net_->start(one_thread ? 1 : int(cfg_.get_int("sim.threads")), 1);
+  net_->start(run_threads(cfg_, tracer_ != nullptr), 1);
   net_->kernel()->set_half_period_phase();
-  const Cycle limit = Cycle(cfg_.get_int("sim.watchdog_cycles"));
-  watchdog_ = Watchdog(limit);
-  watch_every_ = std::max<Cycle>(1, std::min<Cycle>(1000, limit / 4));
+  watchdog_ = Watchdog(Cycle(cfg_.get_int("sim.watchdog_cycles")));
+  watch_every_ = watchdog_.check_every();
   net_->kernel()->set_after_block([this](Cycle next) { watch(next); });
 }
 

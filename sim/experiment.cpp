@@ -80,7 +80,7 @@ class Runner {
  public:
   Runner(const Config& cfg, Network& net, const Clock& clock)
       : net_(net), clock_(clock), watchdog_cycles_(Cycle(cfg.get_int("sim.watchdog_cycles"))),
-        chunk_(std::max<Cycle>(1, std::min<Cycle>(1000, watchdog_cycles_ / 4))), watchdog_(watchdog_cycles_) {}
+        watchdog_(watchdog_cycles_), chunk_(watchdog_.check_every()) {}
 
   // Simulates up to cycle `until` (exclusive), or until `done` returns true.
   template <typename Done>
@@ -121,8 +121,9 @@ class Runner {
 
   Network& net_;
   Clock clock_;
-  Cycle watchdog_cycles_, chunk_;
+  Cycle watchdog_cycles_;
   Watchdog watchdog_;
+  Cycle chunk_;  // cycles between checks
 };
 
 }  // namespace
@@ -144,6 +145,10 @@ nlohmann::ordered_json bisection_crossing(const Network& net) {
   j["bisection_crossing"] = crossing;
   j["bisection_crossing_fraction"] = packets ? double(crossing) / double(packets) : 0.0;
   return j;
+}
+
+int run_threads(const Config& cfg, bool packet_trace) {
+  return cfg.get_string("router.allocator_impl") == "rtl" || packet_trace ? 1 : int(cfg.get_int("sim.threads"));
 }
 
 RunResult run_experiment(const Config& cfg, PerfResult* perf, const std::function<void(const Network&)>& inspect) {
@@ -301,14 +306,11 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   // Debug outputs, only when asked for: they hook in before the simulation starts.
   const auto tracer = attach_packet_tracer(cfg, *net);
   const auto vcd = make_occupancy_vcd(cfg, *net);
-  // Threads and cycle blocks only change speed. The Verilated allocators run
-  // on one thread, and so does a packet trace, whose lines then come in a
-  // reproducible order; both, and the occupancy VCD's per-cycle samples,
-  // run every component cycle by cycle.
-  const bool one_thread = cfg.get_string("router.allocator_impl") == "rtl" || tracer;
-  if (net->threads() == 0)
-    net->start(one_thread ? 1 : int(cfg.get_int("sim.threads")),
-               one_thread || vcd ? 1 : int(cfg.get_int("sim.block_cycles")));
+  // Threads and cycle blocks only change speed. What needs one thread, and
+  // the occupancy VCD's per-cycle samples, run every component cycle by cycle.
+  const int threads = run_threads(cfg, tracer != nullptr);
+  const bool in_step = cfg.get_string("router.allocator_impl") == "rtl" || tracer || vcd;
+  if (net->threads() == 0) net->start(threads, in_step ? 1 : int(cfg.get_int("sim.block_cycles")));
 
   const auto t0 = std::chrono::steady_clock::now();
   Runner runner(cfg, *net, clock);

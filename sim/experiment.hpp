@@ -1,6 +1,7 @@
 // One simulation point: build the network from the config, warm up, measure
 // over a window of marked packets, drain them, and check conservation.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -78,6 +79,8 @@ class ConservationError : public std::logic_error {
 class Watchdog {
  public:
   explicit Watchdog(std::uint64_t limit_cycles) : limit_(limit_cycles) {}
+  // How often to check: often enough to fire within a quarter of the limit late.
+  std::uint64_t check_every() const { return std::max<std::uint64_t>(1, std::min<std::uint64_t>(1000, limit_ / 4)); }
   // `progress` is any counter that grows when a flit moves; `pending_until()`
   // the last cycle at which something under way completes. Throws
   // DeadlockError with `report()` appended when stuck.
@@ -104,6 +107,11 @@ class Network;
 
 // Packets that crossed the routers' bisections (from the heatmaps) over all packets routed.
 nlohmann::ordered_json bisection_crossing(const Network& net);
+
+// Kernel threads for a run: sim.threads, or one where the run needs every
+// cycle in order on one thread (Verilated allocators; a packet trace, whose
+// lines then come in a reproducible order).
+int run_threads(const Config& cfg, bool packet_trace);
 
 // Runs one point: open-loop traffic gets warm-up, window and drain; batch
 // and trace workloads run until every packet is delivered (docs/WORKLOADS.md).

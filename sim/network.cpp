@@ -35,15 +35,6 @@ class ExternalWorkload final : public Workload {
   bool per_node() const override { return true; }
 };
 
-bool external_source(const Config& cfg) { return cfg.get_string("traffic.source") == "external"; }
-int message_classes(const Config& cfg) {
-  return external_source(cfg) && cfg.get_string("embed.protocol") == "request_response" ? 2 : 1;
-}
-int eject_buffer_flits(const Config& cfg) {
-  if (!external_source(cfg)) return 0;
-  const std::int64_t e = cfg.get_int("embed.eject_buffer_flits");
-  return int(e > 0 ? e : cfg.get_int("router.vc_depth_flits"));
-}
 
 // What a trace's packets must respect in this network.
 TraceLimits trace_limits(const Config& cfg, int nodes) {
@@ -272,11 +263,7 @@ RouterParams Network::router_params(const Config& cfg, int radix) const {
     throw ConfigError("config error: router.rtl_trace_file = '" + rp.rtl.trace_path +
                       "' traces the RTL allocator: it needs router.allocator_impl = rtl (--allocator rtl)");
   rp.internal_serialization_cycles = serialization_;
-  rp.message_classes = message_classes(cfg);
-  if (rp.message_classes > 1 && rp.vcs % rp.message_classes != 0)
-    throw ConfigError("config error: router.vcs = " + std::to_string(rp.vcs) +
-                      " with embed.protocol = request_response: requests and responses take half the VCs each "
-                      "(allowed: an even router.vcs, at least twice what the routing needs)");
+  rp.message_classes = message_classes(cfg);  // check_config checked the VCs for them
   return rp;
 }
 
@@ -314,7 +301,7 @@ void Network::make_endpoints(const Config& cfg, int nodes, const RouterLayout* l
   const bool vct = cfg.get_string("router.flow_control") == "vct";
   const bool batch = cfg.get_string("traffic.mode") == "batch";
   eject_credits_ = eject_buffer_flits(cfg);
-  if (external_source(cfg)) {
+  if (cfg.get_string("traffic.source") == "external") {
     workload_ = std::make_unique<ExternalWorkload>();
   } else if (cfg.get_string("traffic.source") == "trace") {
     const std::string& file = cfg.get_string("traffic.trace_file");

@@ -427,6 +427,28 @@ TEST(Embed, BadUseGetsErrorResponsesAndReports) {
   EXPECT_EQ(sc_core::sc_report_handler::get_count("nwnsim/embed"), 3);  // a warning for each refusal
 }
 
+// Request/response halves the VCs: the routing's and the organization's VC
+// needs are checked against the half, before anything is built.
+TEST(Embed, RequestResponseVcNeedsAreCheckedUpFront) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  auto message = [](std::initializer_list<std::string> sets) {
+    try {
+      TlmNetwork net("net", config(sets));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // A torus's dateline routing needs 2 VCs: 2 a class means 4 in all.
+  const std::string torus = message({"network.topology=torus", "router.radix=8", "router.vcs=2"});
+  EXPECT_NE(torus.find("router.vcs = 2 (1 a message class"), std::string::npos) << torus;
+  EXPECT_NE(torus.find("router.vcs >= 2 x 2 x 1 = 4"), std::string::npos) << torus;
+  const std::string odd = message({"router.radix=8", "router.vcs=3"});
+  EXPECT_NE(odd.find("router.vcs = 3 with embed.protocol = request_response"), std::string::npos) << odd;
+  EXPECT_EQ(message({"network.topology=torus", "router.radix=8", "router.vcs=2", "embed.protocol=posted"}),
+            "no error");
+}
+
 TEST(Embed, PacketForAnUnboundTargetIsReported) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   TlmNetwork net("net", config({"router.radix=4", "embed.protocol=posted"}));

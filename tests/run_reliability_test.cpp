@@ -41,6 +41,20 @@ class StalledTerminalsNetwork final : public SingleRouterNetwork {
   int ejection_credits(int) const override { return 2; }
 };
 
+// Runs `cfg` on stalled terminals: the DeadlockError's message ("" and a
+// failure when the run ends without one).
+std::string deadlock_report(const Config& cfg) {
+  StalledTerminalsNetwork net(cfg, clock_from(cfg));
+  net.build(cfg);
+  try {
+    run_network(cfg, net);
+  } catch (const DeadlockError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a deadlock report";
+  return "";
+}
+
 // The whole run (warm-up, window, drain) is shorter than the watchdog: the
 // wedge must still be reported, not called saturation.
 TEST(StuckNetwork, ReportedWhateverTheRunLength) {
@@ -48,18 +62,11 @@ TEST(StuckNetwork, ReportedWhateverTheRunLength) {
   Config cfg = config({"router.radix=8", "router.vc_depth_flits=4", "traffic.packet_flits=4", "traffic.load=0.5",
                        "sim.watchdog_cycles=1000", "sim.warmup_cycles=50",
                        "sim.measure_cycles=100", "sim.drain_cap_cycles=100"});
-  StalledTerminalsNetwork net(cfg, clock_from(cfg));
-  net.build(cfg);
-  try {
-    run_network(cfg, net);
-    FAIL() << "expected a deadlock report";
-  } catch (const DeadlockError& e) {
-    const std::string msg = e.what();
-    EXPECT_TRUE(has(msg, "128 flit(s) in the network and none moved for")) << msg;
-    EXPECT_TRUE(has(msg, "router0.xbar input")) << msg;
-    EXPECT_TRUE(has(msg, "to output")) << msg;
-    EXPECT_TRUE(has(msg, "front packet")) << msg;
-  }
+  const std::string msg = deadlock_report(cfg);
+  EXPECT_TRUE(has(msg, "128 flit(s) in the network and none moved for")) << msg;
+  EXPECT_TRUE(has(msg, "router0.xbar input")) << msg;
+  EXPECT_TRUE(has(msg, "to output")) << msg;
+  EXPECT_TRUE(has(msg, "front packet")) << msg;
 }
 
 // A trace run that wedges before its packets are delivered, with
@@ -69,15 +76,9 @@ TEST(StuckNetwork, ReportedWhenTheTraceRunEndsFirst) {
   const std::string trace = write_trace("t.trace", "0 1 0 4\n0 2 0 4\n1 3 0 4\n");
   Config cfg = config({"router.radix=8", "traffic.source=trace", "traffic.trace_file=" + trace,
                        "sim.watchdog_cycles=500", "sim.max_cycles=50"});
-  StalledTerminalsNetwork net(cfg, clock_from(cfg));
-  net.build(cfg);
-  try {
-    run_network(cfg, net);
-    FAIL() << "expected a deadlock report";
-  } catch (const DeadlockError& e) {
-    EXPECT_TRUE(has(e.what(), "router0.xbar input")) << e.what();
-    EXPECT_TRUE(has(e.what(), "1->0 head")) << e.what();  // the second packet to terminal 0
-  }
+  const std::string msg = deadlock_report(cfg);
+  EXPECT_TRUE(has(msg, "router0.xbar input")) << msg;
+  EXPECT_TRUE(has(msg, "1->0 head")) << msg;  // the second packet to terminal 0
 }
 
 TEST(Watchdog, SomethingUnderWayIsNotAStall) {
