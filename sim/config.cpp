@@ -66,6 +66,10 @@ std::vector<KeySpec> base_schema() {
        "global routing; fclos: random (default), deterministic, greedy2; hyperx: dor (default), minad, valiant, "
        "closad, dal; graph topologies (torus, mesh, slimfly, dragonfly, ...): minimal (default), minad, valiant, "
        "ugal_l, ugal_g, and dor (default) on torus and mesh (docs/TOPOLOGIES.md)"},
+      {"network.deadlock_free", V::Bool, "true", 0, 0, nullptr, "",
+       "graph topologies: true splits router.vcs into the routing's deadlock-free VC classes (hop-indexed, dateline) "
+       "and checks that there are enough; false lets every packet use every VC, for deadlock studies: a network "
+       "that wedges ends with exit code 3 and a stuck-network report"},
       {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
        "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
       {"network.port_assignment", V::String, "tied", 0, 0, fixed({"tied", "interleaved"}), "",

@@ -138,7 +138,8 @@ class GraphRouting final : public GlobalRouting {
       case Algo::UgalL:
       case Algo::UgalG: port = indirect_port(router, r, dst, rng, aux); break;
     }
-    if (cls >= classes_) throw std::logic_error("graph routing: VC class beyond the classes counted at construction");
+    if (classes_ == 1) cls = 0;  // network.deadlock_free = false: every VC to every packet
+    else if (cls >= classes_) throw std::logic_error("graph routing: VC class beyond the classes counted at construction");
     head.route_aux = std::int32_t((aux & ~kHopsMask) | std::uint32_t(hops + 1));
     finish(head, t_.net_phys[port], cls * vcs_ / classes_, (cls + 1) * vcs_ / classes_ - 1);
   }
@@ -439,6 +440,7 @@ class GraphNetwork final : public Network {
       classes = shape->wrap ? 2 : 1;
       why = "the dateline scheme: one class before and one after the wraparound channel of each ring";
     }
+    if (!cfg.get_bool("network.deadlock_free")) classes = 1;
     if (vcs < classes)
       throw ConfigError(fmt::format("config error: router.vcs = {}: network.routing = {} on {} needs at least {} "
                                     "VCs: {}",

@@ -410,6 +410,34 @@ TEST(ExitCodes, SaturationReportsAProbeConfigErrorAsTwo) {
   EXPECT_NE(r.output.find("failed (exit 2)"), std::string::npos) << r.output;
 }
 
+// A ring of 8 routers with dor and one VC, no dateline classes
+// (network.deadlock_free = false), and tornado traffic wedges: exit 3 with
+// the report naming the stuck buffers and packets; the same config with the
+// deadlock-free classes is a config error (exit 2), not a wedge.
+const std::string kRing =
+    "--set network.topology=torus --set network.torus.dims=8 --set network.routing=dor "
+    "--set network.link_latency_cycles=1 --set router.vcs=1 --set router.vc_depth_flits=4 "
+    "--set router.flow_control=wormhole --set traffic.packet_flits=8 --set traffic.pattern=tornado "
+    "--set traffic.load=0.9 --set sim.warmup_cycles=200 --set sim.measure_cycles=3000 "
+    "--set sim.watchdog_cycles=500 ";
+
+TEST(ExitCodes, AWedgedNetworkIsThreeWithItsReport) {
+  auto r = nwnsim("run " + kRing + "--set network.deadlock_free=false");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("deadlock: "), std::string::npos) << r.output;
+  const std::size_t still = r.output.find("none moved for ");
+  ASSERT_NE(still, std::string::npos) << r.output;
+  EXPECT_GE(std::stol(r.output.substr(still + 15)), 500) << r.output;  // at least sim.watchdog_cycles
+  EXPECT_NE(r.output.find("r0.xbar input"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("front packet"), std::string::npos) << r.output;
+  auto checked = nwnsim("run " + kRing);
+  EXPECT_EQ(checked.exit_code, 2) << checked.output;
+  EXPECT_NE(checked.output.find("needs at least 2 VCs: the dateline scheme"), std::string::npos) << checked.output;
+  // Two VCs with the dateline classes: the same traffic drains.
+  auto safe = nwnsim("run " + kRing + "--set router.vcs=2");
+  EXPECT_EQ(safe.exit_code, 0) << safe.output;
+}
+
 TEST(ExitCodes, OutputDirectoriesThatAreFilesOrEmpty) {
   const std::string file = temp_path("file");
   std::ofstream(file) << "x";
