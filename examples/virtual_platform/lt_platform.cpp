@@ -4,6 +4,9 @@
 // into other nodes' memories and reads them back through the network; the
 // memories are plain b_transport targets. Exits 1 if a read returns wrong
 // data or a transaction fails.
+//   lt_platform [key=value ...]   config overrides, as nwnsim's --set; e.g.
+//   router.allocator_impl=rtl puts the Verilated allocators in every router
+//   (link nwnsim::rtl)
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -72,7 +75,7 @@ struct Cpu : sc_core::sc_module {
   }
 };
 
-int sc_main(int, char*[]) {
+int sc_main(int argc, char* argv[]) {
   nwn::Config cfg;
   cfg.load_string(R"(
     [network]
@@ -82,6 +85,7 @@ int sc_main(int, char*[]) {
     radix = 16
     org = "fc"
   )", "lt_platform");
+  for (int a = 1; a < argc; ++a) cfg.set_override(argv[a], "lt_platform argument");
   tlm::tlm_global_quantum::instance().set(sc_core::sc_time(100, sc_core::SC_NS));
   nwn::TlmNetwork noc("noc", cfg);
   std::vector<std::unique_ptr<Cpu>> cpus;
