@@ -130,7 +130,9 @@ class NetworkInterface : public sc_core::sc_module {
     if (p.traced) trace_inject(now);  // reads the flit from the members, so nothing stays live for it
     inject_.send(f, now);
     if (f.tail) {
-      if (owner_->sink_) group_->events_.push_back({EndpointGroup::Event::Dequeued, std::int16_t(cur_), p});
+      if (owner_->sink_)
+        group_->sink_events_.push_back({EndpointGroup::SinkEvent::Dequeued, std::int16_t(cur_),
+                                        {p.packet_id, p.src, p.dst, p.size_flits, p.cls, now}});
       queue_[cur_].pop();
       sent_of_current_ = 0;
     } else {
@@ -162,7 +164,8 @@ class NetworkInterface : public sc_core::sc_module {
     e.hops = f.hops;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     to_terminal->b_transport(deliver_, delay);
-    if (owner_->sink_) group_->events_.push_back({EndpointGroup::Event::Sink, f.vc, e});
+    if (owner_->sink_)
+      group_->sink_events_.push_back({EndpointGroup::SinkEvent::Sink, f.vc, {e.packet_id, e.src, e.dst, e.size_flits, e.cls, now}});
     if (owner_->closed_loop_) {  // one group: the source's is this one
       const NetworkInterface& src = *owner_->nis_[std::size_t(f.src)];
       owner_->group_of_[std::size_t(f.src)]->resume(src.local_, now);
@@ -323,30 +326,41 @@ EndpointGroup::EndpointGroup(Endpoints* owner, std::vector<int> nodes, bool defe
 }
 
 void EndpointGroup::on_created(const PacketExtension& p) {
-  if (defer_) events_.push_back({Event::Created, 0, p});
+  if (defer_) events_.push_back({Event::Created, p});
   else owner_->observer_->on_created(p);
 }
 
 void EndpointGroup::on_delivered(const PacketExtension& p) {
-  if (defer_) events_.push_back({Event::Delivered, 0, p});
+  if (defer_) events_.push_back({Event::Delivered, p});
   else owner_->observer_->on_delivered(p);
 }
 
 void EndpointGroup::end_block() {
   for (const Event& e : events_) {
-    switch (e.kind) {
-      case Event::Created: owner_->observer_->on_created(e.packet); break;
-      case Event::Delivered: owner_->observer_->on_delivered(e.packet); break;
-      case Event::Sink: owner_->sink_->delivered(e.packet, e.arg); break;
-      case Event::Dequeued: owner_->sink_->dequeued(e.packet.src, e.arg); break;
-    }
+    if (e.kind == Event::Created) owner_->observer_->on_created(e.packet);
+    else owner_->observer_->on_delivered(e.packet);
   }
   events_.clear();
+  // The observer only counts: its calls and the sink's may come in any order.
+  for (const SinkEvent& e : sink_events_) {
+    if (e.kind == SinkEvent::Sink) owner_->sink_->delivered(e.packet, e.arg);
+    else owner_->sink_->dequeued(e.packet.src, e.arg);
+  }
+  sink_events_.clear();
 }
 
 void EndpointGroup::schedule(Cycle at, int local, const PacketSpec& spec, std::uint64_t id) {
-  actions_.push_back({at, action_seq_++, local, spec, id});
-  std::push_heap(actions_.begin(), actions_.end(), std::greater<>());
+  if (actions_.empty()) actions_.resize(nodes_.size());
+  Ring<Action>& q = actions_[std::size_t(local)];
+  q.push({at, action_seq_++, spec, id});
+  // A call for an earlier cycle than the node's last (another initiator, or
+  // a smaller annotated delay) moves forward to its place.
+  std::size_t i = q.size() - 1;
+  for (; i > 0 && q.at(i - 1).at > at; --i) std::swap(q.at(i - 1), q.at(i));
+  if (i == 0) {  // a new first action (an older Due entry of this node goes stale)
+    due_.push_back({at, q.front().seq, local});
+    std::push_heap(due_.begin(), due_.end(), std::greater<>());
+  }
 }
 
 void EndpointGroup::schedule_release(Cycle at, int local, int vc, int flits) {
@@ -370,11 +384,19 @@ void EndpointGroup::run_releases(Cycle now) {
 
 // Outside work due by `now`, in the order of the outside calls.
 void EndpointGroup::run_actions(Cycle now) {
-  while (!actions_.empty() && actions_.front().at <= now) {
-    std::pop_heap(actions_.begin(), actions_.end(), std::greater<>());
-    const Action a = actions_.back();
-    actions_.pop_back();
-    create(a.local, now, a.spec, a.id);
+  while (!due_.empty() && due_.front().at <= now) {
+    std::pop_heap(due_.begin(), due_.end(), std::greater<>());
+    const Due d = due_.back();
+    due_.pop_back();
+    Ring<Action>& q = actions_[std::size_t(d.local)];
+    if (q.empty() || q.front().seq != d.seq) continue;  // stale
+    const Action a = q.front();
+    q.pop();
+    create(d.local, now, a.spec, a.id);
+    if (!q.empty()) {
+      due_.push_back({q.front().at, q.front().seq, d.local});
+      std::push_heap(due_.begin(), due_.end(), std::greater<>());
+    }
   }
 }
 
@@ -448,7 +470,7 @@ void EndpointGroup::tick(Cycle now) {
   pending_credits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_flits(now); });
   if (release_min_ <= now) run_releases(now);
-  if (!actions_.empty()) run_actions(now);
+  if (!due_.empty()) run_actions(now);
   // Creations in (cycle, node) order, whatever the heap's layout.
   while (!creations_.empty() && creations_.front().at <= now) {
     std::pop_heap(creations_.begin(), creations_.end(), std::greater<>());

@@ -29,6 +29,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "clock.hpp"
+#include "ring.hpp"
 #include "kernel.hpp"
 #include "link.hpp"
 #include "packet_tracer.hpp"
@@ -112,12 +113,21 @@ class NetworkInterface;
 // What an embedding (sim/embed.hpp) hears from the endpoints. Calls come
 // after each kernel block (EndpointGroup::end_block), on the SystemC thread,
 // group by group, each group's in the order things happened.
+// What the sink hears of an outside packet.
+struct ExternalPacket {
+  std::uint64_t packet_id = 0;
+  std::int32_t src = -1, dst = -1;
+  std::uint16_t size_flits = 1;
+  std::uint8_t cls = 0;
+  Cycle at = 0;  // the cycle it was delivered (or left its source queue)
+};
+
 class ExternalSink {
  public:
   virtual ~ExternalSink() = default;
   // The tail of a packet reached its destination's NI, on VC `vc` of the
   // ejection channel; its flits' credits wait for release_ejection.
-  virtual void delivered(const PacketExtension& p, int vc) = 0;
+  virtual void delivered(const ExternalPacket& p, int vc) = 0;
   // A packet of class `cls` left node's source queue (its tail was injected).
   virtual void dequeued(int node, int cls) = 0;
 };
@@ -154,13 +164,13 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   // Kernel interface.
   bool active(Cycle now) const override {
     return !active_.empty() || pending_flits_.count() > 0 || pending_credits_.count() > 0 ||
-           (!creations_.empty() && creations_.front().at <= now) || (!actions_.empty() && actions_.front().at <= now) ||
+           (!creations_.empty() && creations_.front().at <= now) || (!due_.empty() && due_.front().at <= now) ||
            release_min_ <= now;
   }
   void tick(Cycle now) override;
   Cycle next_wake() const override {
     return std::min(creations_.empty() ? kNever : creations_.front().at,
-                    std::min(actions_.empty() ? kNever : actions_.front().at, release_min_));
+                    std::min(due_.empty() ? kNever : due_.front().at, release_min_));
   }
   int weight() const override { return int(nodes_.size()) / 2 + 1; }
   void flits_pending(int local) override { pending_flits_.mark(local); }
@@ -191,21 +201,29 @@ class EndpointGroup final : public Clocked, public PacketObserver {
     int local;  // index in nodes_ (increasing with the node id)
     bool operator>(const Creation& o) const { return at != o.at ? at > o.at : local > o.local; }
   };
-  struct Event {
-    // Created, Delivered: for the observer (deferred with several groups);
-    // Sink, Dequeued: for the ExternalSink (always deferred: TLM calls).
-    enum Kind : std::uint8_t { Created, Delivered, Sink, Dequeued } kind;
-    std::int16_t arg;  // Sink: the ejection VC; Dequeued: the class
+  struct Event {  // for the observer (deferred with several groups)
+    enum Kind : std::uint8_t { Created, Delivered } kind;
     PacketExtension packet;
+  };
+  struct SinkEvent {  // for the ExternalSink (always deferred: TLM calls)
+    enum Kind : std::uint8_t { Sink, Dequeued } kind;
+    std::int16_t arg;  // Sink: the ejection VC; Dequeued: the class
+    ExternalPacket packet;
   };
   // An outside packet to create at a cycle.
   struct Action {
     Cycle at;
     std::uint64_t seq;  // order of the outside calls
-    int local;
     PacketSpec spec;
     std::uint64_t id = 0;
-    bool operator>(const Action& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  // The first action of a node's queue (stale once that action is gone or
+  // another one comes before it).
+  struct Due {
+    Cycle at;
+    std::uint64_t seq;
+    int local;
+    bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
 
   Endpoints* owner_;
@@ -217,8 +235,13 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   tlm::tlm_generic_payload trans_;  // reused for every packet: no allocation
   PacketExtension* ext_;            // owned by trans_
   bool defer_;
-  std::vector<Event> events_;  // observer calls waiting for end_block (defer_), and external events
-  std::vector<Action> actions_;  // packets to create: min-heap on (cycle, call order)
+  std::vector<Event> events_;           // observer calls waiting for end_block (defer_)
+  std::vector<SinkEvent> sink_events_;  // external events waiting for end_block
+  // Outside packets to create: per node in (cycle, call order), since one
+  // initiator's calls mostly come in time order; and a min-heap of the
+  // queues' first actions, so the group creates them in (cycle, call order).
+  std::vector<Ring<Action>> actions_;
+  std::vector<Due> due_;
   // Ejection credits to return (few, mostly due next cycle: a list, in call order).
   struct Release {
     Cycle at;

@@ -153,6 +153,11 @@ std::vector<KeySpec> base_schema() {
       {"embed.eject_buffer_flits", V::Int, "0", 0, 1e6, nullptr, "flits per VC",
        "embedding: flits a network interface holds for its target per VC; credits return when the target "
        "accepts (END_REQ); 0: router.vc_depth_flits"},
+      {"embed.lookahead_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles",
+       "embedding: cycles the network may run ahead of SystemC time in one block (at most the shortest channel "
+       "between routers); 1: exact; L > 1: an outside packet enters at the earliest at the first cycle not yet run, "
+       "up to L - 1 cycles late unless its call is annotated that far ahead, and deliveries carry their cycle as an "
+       "annotated delay (docs/EMBEDDING.md)"},
       {"embed.header_flits", V::Int, "1", 0, 64, nullptr, "flits",
        "embedding: flits of a packet before its data (ceil(bytes * 8 / flit.bits) data flits follow); at least one "
        "flit a packet"},

@@ -55,9 +55,10 @@ struct TlmNetwork::Txn {
   int src = -1, dst = -1;
   int request_flits = 1, response_flits = 1;
   int vc = -1, flits = 0;  // the delivered packet: ejection VC and flits, until the user takes it
+  Cycle arrival = 0;       // the cycle it was delivered
   bool acquired = false;   // gp->acquire() was called (a payload with a memory manager)
   bool ack_only = false;   // posted, accepted late: only BEGIN_RESP to the initiator remains
-  sc_core::sc_event done;  // LT: the response arrived
+  std::unique_ptr<sc_core::sc_event> done;  // LT request/response: the response arrived (made on first use)
   bool in_use = false;
   std::unique_ptr<tlm::tlm_generic_payload> copy;  // kept for the next posted transaction
   std::vector<unsigned char> data, byte_enables;
@@ -123,9 +124,11 @@ TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc
   in_flight_.resize(nodes_.size());
   tracer_ = attach_packet_tracer(cfg_, *net_);
   vcd_ = make_occupancy_vcd(cfg_, *net_);
-  // Outside calls may name any next cycle: no cycle blocks.
-  net_->start(run_threads(cfg_, tracer_ != nullptr), 1);
+  // Blocks of up to embed.lookahead_cycles (1: outside calls may name any
+  // next cycle), with no end ahead: sc_start decides.
+  net_->start(run_threads(cfg_, tracer_ != nullptr), int(cfg_.get_int("embed.lookahead_cycles")));
   net_->kernel()->set_half_period_phase();
+  net_->kernel()->set_horizon(kNever);
   watchdog_ = Watchdog(Cycle(cfg_.get_int("sim.watchdog_cycles")));
   watch_every_ = watchdog_.check_every();
   net_->kernel()->set_after_block([this](Cycle next) { watch(next); });
@@ -174,6 +177,14 @@ TlmNetwork::InitiatorSocket& TlmNetwork::initiator(int node) { return *nodes_.at
 Cycle TlmNetwork::cycle_at(const sc_core::sc_time& delay) const {
   const std::uint64_t t = (sc_core::sc_time_stamp() + delay).value(), p = clock_.period.value();
   return std::max<Cycle>((t + p - 1) / p, net_->kernel()->next_cycle());
+}
+
+// The delay from now to cycle c's evaluation time, (c + 1/2) periods: zero
+// for a packet of the block just run with lookahead 1; later cycles of a
+// longer block are still ahead of SystemC time.
+sc_core::sc_time TlmNetwork::ahead(Cycle c) const {
+  const sc_core::sc_time at = clock_.delay(c) + clock_.period / 2, now = sc_core::sc_time_stamp();
+  return at > now ? at - now : sc_core::SC_ZERO_TIME;
 }
 
 bool TlmNetwork::admit(int src, tlm::tlm_generic_payload& gp, Txn& t) {
@@ -238,7 +249,7 @@ void TlmNetwork::accept(int src, Txn* t, Cycle at) {
     if (!t->copy) t->copy = std::make_unique<tlm::tlm_generic_payload>();
     // Extensions of an earlier transaction that this one lacks go; the
     // others are reused (deep_copy_from copies into them).
-    for (unsigned i = 0; i < tlm::max_num_extensions(); ++i)
+    for (unsigned i = 0, n = tlm::max_num_extensions(); i < n; ++i)
       if (t->copy->get_extension(i) && !user.get_extension(i)) t->copy->set_extension(i, nullptr)->free();
     t->copy->set_data_ptr(t->data.empty() ? nullptr : t->data.data());
     t->copy->set_byte_enable_ptr(t->byte_enables.empty() ? nullptr : t->byte_enables.data());
@@ -297,8 +308,9 @@ void TlmNetwork::b_transport(int src, tlm::tlm_generic_payload& gp, sc_core::sc_
     t->style = Style::AT;  // nobody waits for it any more
     return;
   }
-  sc_core::wait(t->done);
-  delay = sc_core::SC_ZERO_TIME;  // returns at the response's arrival
+  if (!t->done) t->done = std::make_unique<sc_core::sc_event>();
+  sc_core::wait(*t->done);
+  delay = ahead(t->arrival);  // returns at the response's arrival
   finish(t);
 }
 
@@ -374,7 +386,7 @@ void TlmNetwork::dequeued(int src, int cls) {
   (*node.target)->nb_transport_bw(user, phase, delay);
 }
 
-void TlmNetwork::delivered(const PacketExtension& p, int vc) {
+void TlmNetwork::delivered(const ExternalPacket& p, int vc) {
   InFlight& f = in_flight_[std::size_t(p.packet_id % std::uint64_t(nodes()))];
   const std::uint64_t k = p.packet_id / std::uint64_t(nodes());
   Txn* t = k >= f.base && k - f.base < f.txns.size() ? f.txns[std::size_t(k - f.base)] : nullptr;
@@ -386,6 +398,7 @@ void TlmNetwork::delivered(const PacketExtension& p, int vc) {
   }
   t->vc = vc;
   t->flits = p.size_flits;
+  t->arrival = p.at;
   if (p.cls == 1) {
     nodes_[std::size_t(p.dst)]->responses.push_back(t);
     try_deliver_response(p.dst);
@@ -411,11 +424,11 @@ void TlmNetwork::try_deliver_request(int n) {
     node.requests.pop_front();
     node.request_busy = t;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time delay = ahead(t->arrival);
     switch ((*node.initiator)->nb_transport_fw(*t->gp, phase, delay)) {
       case tlm::TLM_ACCEPTED: break;  // END_REQ or BEGIN_RESP comes on the backward path
       case tlm::TLM_UPDATED:
-        target_accepted(n, delay);
+        target_accepted(n, delay, phase == tlm::BEGIN_RESP);
         if (phase == tlm::BEGIN_RESP) {
           tlm::tlm_generic_payload& gp = *t->gp;  // t may finish in target_responded
           target_responded(n, t, delay);
@@ -425,7 +438,7 @@ void TlmNetwork::try_deliver_request(int n) {
         }
         break;
       case tlm::TLM_COMPLETED:
-        target_accepted(n, delay);
+        target_accepted(n, delay, true);
         target_responded(n, t, delay);
         break;
     }
@@ -433,18 +446,20 @@ void TlmNetwork::try_deliver_request(int n) {
 }
 
 // The target took node n's request in progress: its flits' credits go back.
-void TlmNetwork::target_accepted(int n, const sc_core::sc_time& delay) {
+// Unless it answered at once (`answered`), it holds the transaction until
+// its response.
+void TlmNetwork::target_accepted(int n, const sc_core::sc_time& delay, bool answered) {
   Node& node = *nodes_[std::size_t(n)];
   Txn* t = std::exchange(node.request_busy, nullptr);
   const Cycle at = cycle_at(delay);
   net_->endpoints().release_ejection(n, t->vc, t->flits, at);
   net_->kernel()->wake_at(at);
-  node.at_target.push_back(t);
+  if (!answered) node.at_target.push_back(t);
 }
 
-// The target at node n answered `t`: the response travels back (posted: done).
+// The target at node n answered `t` (no longer held at the target): the
+// response travels back (posted: done).
 void TlmNetwork::target_responded(int n, Txn* t, const sc_core::sc_time& delay) {
-  nodes_[std::size_t(n)]->take_at_target(t->gp);
   if (posted_) finish(t);
   else inject(t, n, t->src, t->response_flits, 1, cycle_at(delay));
 }
@@ -452,21 +467,24 @@ void TlmNetwork::target_responded(int n, Txn* t, const sc_core::sc_time& delay) 
 tlm::tlm_sync_enum TlmNetwork::nb_transport_bw(int n, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                                sc_core::sc_time& delay) {
   Node& node = *nodes_[std::size_t(n)];
+  Txn* answered = nullptr;
   if (node.request_busy && node.request_busy->gp == &gp && (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP)) {
-    target_accepted(n, delay);
+    Txn* t = node.request_busy;
+    target_accepted(n, delay, phase == tlm::BEGIN_RESP);
     if (phase == tlm::END_REQ) {
       try_deliver_request(n);
       return tlm::TLM_ACCEPTED;
     }
+    answered = t;  // BEGIN_RESP without END_REQ
+  } else if (phase == tlm::BEGIN_RESP) {
+    answered = node.take_at_target(&gp);
   }
-  Txn* answered = phase == tlm::BEGIN_RESP ? node.take_at_target(&gp) : nullptr;
   if (!answered) {
     SC_REPORT_ERROR(kMsgType, fmt::format("{}: initiator({}) got phase {} for a transaction it has not sent",
                                           name(), n, phase.get_name())
                                   .c_str());
     return tlm::TLM_COMPLETED;
   }
-  node.at_target.push_back(answered);  // target_responded takes it out again
   target_responded(n, answered, delay);
   try_deliver_request(n);
   return tlm::TLM_COMPLETED;  // END_RESP
@@ -483,12 +501,12 @@ void TlmNetwork::try_deliver_response(int n) {
       const Cycle at = cycle_at(sc_core::SC_ZERO_TIME);
       net_->endpoints().release_ejection(n, t->vc, t->flits, at);
       net_->kernel()->wake_at(at);
-      t->done.notify(sc_core::SC_ZERO_TIME);  // b_transport returns and finishes it
+      t->done->notify(sc_core::SC_ZERO_TIME);  // b_transport returns and finishes it
       continue;
     }
     node.response_busy = t;
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time delay = t->ack_only ? sc_core::SC_ZERO_TIME : ahead(t->arrival);
     const tlm::tlm_sync_enum s = (*node.target)->nb_transport_bw(*t->gp, phase, delay);
     if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::END_RESP)) end_response(n, delay);
   }

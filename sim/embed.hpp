@@ -123,7 +123,7 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   enum class Style { LT, AT };
 
   // ExternalSink: after each kernel cycle, on the SystemC thread.
-  void delivered(const PacketExtension& p, int vc) override;
+  void delivered(const ExternalPacket& p, int vc) override;
   void dequeued(int node, int cls) override;
 
   void b_transport(int node, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -138,11 +138,12 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   void accept(int src, Txn* t, Cycle at);
   void try_deliver_request(int node);
   void try_deliver_response(int node);
-  void target_accepted(int node, const sc_core::sc_time& delay);
+  void target_accepted(int node, const sc_core::sc_time& delay, bool answered);
   void target_responded(int node, Txn* t, const sc_core::sc_time& delay);
   Txn* new_txn();
   void finish(Txn* t);
   Cycle cycle_at(const sc_core::sc_time& delay) const;
+  sc_core::sc_time ahead(Cycle c) const;
   // Every few cycles: a network that holds flits, moves none and waits for
   // no user component for sim.watchdog_cycles is stuck (SC_REPORT_ERROR
   // with the stuck buffers and packets), never a silent hang.

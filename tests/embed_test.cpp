@@ -211,7 +211,11 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"network.topology=fclos", "router.radix=8", "network.fclos_levels=2",
                                                "network.link_latency_cycles=3"},
                       std::vector<std::string>{"network.topology=torus", "network.torus.dims=4,4", "network.torus.t=2",
-                                               "router.radix=8", "router.vcs=4"}));
+                                               "router.radix=8", "router.vcs=4"},
+                      // Blocks of 3 cycles (the links' latency): the replayer's calls are
+                      // annotated ahead of their cycles, so they are still exact.
+                      std::vector<std::string>{"network.topology=fclos", "router.radix=8", "network.fclos_levels=2",
+                                               "network.link_latency_cycles=3", "embed.lookahead_cycles=8"}));
 
 // --- (2) payload, byte enables and extensions arrive; reads return data ---
 
@@ -511,6 +515,66 @@ TEST(Embed, WedgedNetworkIsReportedByTheWatchdog) {
     EXPECT_NE(what.find("front packet"), std::string::npos) << what;
   }
   EXPECT_LT(mem.received, 16u * 8u);  // stuck, not merely slow
+}
+
+// Lookahead: with embed.lookahead_cycles = 8 on links of 3 cycles, the
+// kernel runs blocks of 3 cycles. A call while it is asleep is exact; a
+// call in the middle of a block enters at the next cycle not yet run (here
+// 1 cycle late; at most block - 1); a call annotated past the block is
+// exact again. Deliveries carry their cycle as an annotated delay, so a
+// target sees each packet at its cycle.
+struct ArrivalTimes : sc_core::sc_module {
+  std::vector<std::unique_ptr<tlm_utils::simple_target_socket_tagged<ArrivalTimes, kTlmBusWidth>>> sockets;
+  std::vector<sc_core::sc_time> arrivals;
+  ArrivalTimes(sc_core::sc_module_name name, TlmNetwork& net) : sc_module(name) {
+    for (int n = 0; n < net.nodes(); ++n) {
+      sockets.push_back(std::make_unique<tlm_utils::simple_target_socket_tagged<ArrivalTimes, kTlmBusWidth>>(
+          ("t" + std::to_string(n)).c_str()));
+      sockets.back()->register_nb_transport_fw(this, &ArrivalTimes::fw, n);
+      net.initiator(n).bind(*sockets.back());
+    }
+  }
+  tlm::tlm_sync_enum fw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_core::sc_time& delay) {
+    arrivals.push_back(sc_core::sc_time_stamp() + delay);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+};
+
+TEST(Embed, LookaheadRunsBlocksAndBoundsHowLateACallEnters) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  TlmNetwork net("net", config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=2",
+                                "network.link_latency_cycles=3", "embed.lookahead_cycles=8", "embed.protocol=posted"}));
+  ASSERT_EQ(net.network().kernel()->block(), 3);  // the links bound the block  // the links bound the block
+  Initiators init("init", net);
+  ArrivalTimes targets("targets", net);
+  const sc_core::sc_time T = net.period();
+  sc_core::sc_spawn([&] {
+    sc_core::wait(T * 10.0);
+    post_write(*init.sockets[0], 13);  // asleep: wakes the kernel at cycle 10: blocks 10-12, 13-15, ...
+    sc_core::wait(T * 10.2);           // 20.2: the block 19-21 has run (at 19.5)
+    post_write(*init.sockets[0], 13);  // ceil: cycle 21, enters at 22
+    sc_core::wait(T * 10.0);           // 30.2: the block 28-30 has run
+    tlm::tlm_generic_payload gp;
+    NodeExtension ext;
+    ext.node = 13;
+    gp.set_extension(&ext);
+    unsigned char data[8] = {};
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_data_ptr(data);
+    gp.set_data_length(8);
+    sc_core::sc_time d = T * 3.0;  // annotated: cycle ceil(33.2) = 34, not yet run
+    (*init.sockets[0])->b_transport(gp, d);
+    gp.clear_extension(&ext);
+  });
+  sc_core::sc_start(T * 200.0);
+  ASSERT_EQ(targets.arrivals.size(), 3u);
+  // The first packet, created at cycle 10, gives the path's latency D.
+  const sc_core::sc_time D = targets.arrivals[0] - T * 10.0;
+  auto created = [&](std::size_t k) { return (targets.arrivals[k] - D) / T; };
+  EXPECT_DOUBLE_EQ(created(1), 22.0);  // 1 cycle late (at most block - 1 = 2)
+  EXPECT_DOUBLE_EQ(created(2), 34.0);  // exact
+  EXPECT_EQ(net.results().packets_measured, 3u);
 }
 
 // --- a multi-socket initiator binds one socket per node ---

@@ -4,6 +4,10 @@
 //   bench_platform builtin    nwnsim's own Bernoulli sources (nwn::run_experiment)
 //   bench_platform external   the same process of arrivals from 64 LT initiators
 //                             (posted writes with a NodeExtension, quantum keepers)
+//   bench_platform external-blocks   the same with embed.lookahead_cycles = 10:
+//                             blocks of 10 cycles (the links' latency), as the
+//                             built-in run has; calls annotated a block ahead
+//                             stay exact
 // Each prints cycles/s, flit-hops/s and ns per flit-hop. scripts/bench-embed
 // runs both alternately and reports the ratio. One mode a process: SystemC
 // elaborates once.
@@ -109,8 +113,9 @@ int sc_main(int argc, char* argv[]) {
     report("builtin", perf.wall_seconds, r.cycles, r.flit_hops, r.accepted_load);
     return 0;
   }
-  if (mode != "external") {
-    std::fprintf(stderr, "usage: bench_platform builtin|external\n");
+  if (mode == "external-blocks") cfg.set("embed.lookahead_cycles", "10", "bench_platform");
+  else if (mode != "external") {
+    std::fprintf(stderr, "usage: bench_platform builtin|external|external-blocks\n");
     return 2;
   }
   tlm::tlm_global_quantum::instance().set(sc_core::sc_time(20, sc_core::SC_NS));  // 100 cycles
@@ -127,6 +132,6 @@ int sc_main(int argc, char* argv[]) {
   sc_core::sc_start(noc.period() * double(kCycles));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const nwn::RunResult r = noc.results();
-  report("external", wall, kCycles, r.flit_hops, double(r.flits_ejected) / double(noc.nodes() * kCycles));
+  report(mode.c_str(), wall, kCycles, r.flit_hops, double(r.flits_ejected) / double(noc.nodes() * kCycles));
   return 0;
 }
