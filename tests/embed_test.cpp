@@ -636,7 +636,8 @@ TEST(Embed, TwoThreadsGiveTheSameResults) {
   if (const char* threads = std::getenv("NWNSIM_EMBED_THREADS")) {  // the child
     NWN_ONE_SIMULATION_PER_PROCESS();
     TlmNetwork net("net", config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=2",
-                                  "router.org=fc", std::string("sim.threads=") + threads}));
+                                  "router.org=fc", std::string("sim.threads=") + threads,
+                                  std::string("embed.lookahead_cycles=") + std::getenv("NWNSIM_EMBED_LOOKAHEAD")}));
     map_nodes(net);
     Initiators init("init", net);
     Memories mem("mem", net, kWindow);
@@ -659,18 +660,21 @@ TEST(Embed, TwoThreadsGiveTheSameResults) {
     std::ofstream(std::getenv("NWNSIM_EMBED_OUT")) << net.results().to_json().dump(1);
     return;
   }
-  std::string outs[2];
-  for (int i = 0; i < 2; ++i) {
-    outs[i] = test::temp_path("threads" + std::to_string(i + 1) + ".json");
-    const std::string cmd = "NWNSIM_EMBED_THREADS=" + std::to_string(i + 1) + " NWNSIM_EMBED_OUT=" + outs[i] +
-                            " /proc/" + std::to_string(getpid()) +
-                            "/exe --gtest_filter=Embed.TwoThreadsGiveTheSameResults > /dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  // One cycle at a time, and blocks of 10 cycles (the fclos links').
+  for (const char* lookahead : {"1", "10"}) {
+    std::string outs[2];
+    for (int i = 0; i < 2; ++i) {
+      outs[i] = test::temp_path(std::string("lookahead") + lookahead + "-threads" + std::to_string(i + 1) + ".json");
+      const std::string cmd = "NWNSIM_EMBED_THREADS=" + std::to_string(i + 1) + " NWNSIM_EMBED_LOOKAHEAD=" +
+                              lookahead + " NWNSIM_EMBED_OUT=" + outs[i] + " /proc/" + std::to_string(getpid()) +
+                              "/exe --gtest_filter=Embed.TwoThreadsGiveTheSameResults > /dev/null 2>&1";
+      ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    }
+    const std::string one = test::slurp(outs[0]), two = test::slurp(outs[1]);
+    ASSERT_FALSE(one.empty());
+    EXPECT_NE(one.find("\"packets_measured\": 3200"), std::string::npos) << one.substr(0, 400);
+    EXPECT_EQ(one, two) << "embed.lookahead_cycles = " << lookahead;
   }
-  const std::string one = test::slurp(outs[0]), two = test::slurp(outs[1]);
-  ASSERT_FALSE(one.empty());
-  EXPECT_NE(one.find("\"packets_measured\": 3200"), std::string::npos) << one.substr(0, 400);
-  EXPECT_EQ(one, two);
 }
 
 }  // namespace
