@@ -253,6 +253,11 @@ std::vector<std::string> config_differences(const json& was, const json& now, co
   return out;
 }
 
+// Keys that cannot change a result: the same config and seed give the same
+// results on any number of threads, so a stored point is reused whatever
+// thread count ran it.
+const std::vector<std::string> kResultNeutralKeys = {"sim.threads"};
+
 std::string joined(const std::vector<std::string>& items) {
   std::string s;
   for (auto& i : items) s += (s.empty() ? "" : ", ") + i;
@@ -295,7 +300,7 @@ std::string point_problem(const fs::path& path, const json& want, json& results)
   if (p["version"] != nwnsim_version())
     return fmt::format("written by nwnsim {}, not by this build ({})", p["version"].get<std::string>(),
                        nwnsim_version());
-  const auto diff = config_differences(p["config"], want, {});
+  const auto diff = config_differences(p["config"], want, kResultNeutralKeys);
   if (!diff.empty()) return "it ran another config (" + joined(diff) + ")";
   results = p["results"];
   return "";
@@ -316,6 +321,7 @@ void check_and_write_manifest(const fs::path& out_dir, const json& base, const s
     }
     if (m.is_object() && m.contains("config") && m["config"].is_object()) {
       std::vector<std::string> skip = keys;
+      skip.insert(skip.end(), kResultNeutralKeys.begin(), kResultNeutralKeys.end());
       if (m.contains("keys") && m["keys"].is_array())
         for (auto& k : m["keys"])
           if (k.is_string()) skip.push_back(k.get<std::string>());

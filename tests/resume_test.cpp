@@ -155,6 +155,21 @@ TEST(SweepResume, ThreadsAndAllocatorReachEveryPoint) {
   EXPECT_NE(slurp(dir + "/sweep.slurm").find("'--threads' '2'"), std::string::npos) << slurp(dir + "/sweep.slurm");
 }
 
+// Results do not depend on the thread count: points stored by a run on one
+// thread are reused by a run on two (and the merged sweep is the same).
+TEST(SweepResume, PointsAreReusedWhateverTheThreadCount) {
+  const std::string dir = fresh_dir("d");
+  auto one = nwnsim("sweep " + kShort + "--loads 0.3,0.5 --threads 1 --out-dir " + dir);
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  const auto merged = nlohmann::json::parse(slurp(dir + "/sweep.json"));
+  auto two = nwnsim("sweep " + kShort + "--loads 0.3,0.5 --threads 2 --out-dir " + dir);
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_NE(two.output.find("2 point(s) already in"), std::string::npos) << two.output;
+  const auto again = nlohmann::json::parse(slurp(dir + "/sweep.json"));
+  EXPECT_EQ(again["points"], merged["points"]);
+  EXPECT_EQ(again["config"]["sim.threads"], 2);  // the merged file names the run that merged it
+}
+
 struct Damage {
   const char* name;
   std::function<void(const fs::path&)> apply;
