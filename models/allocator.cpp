@@ -1,5 +1,6 @@
 #include "allocator.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace nwn {
@@ -77,17 +78,39 @@ std::map<std::string, RtlAllocatorFactory>& rtl_allocator_registry() {
   return registry;
 }
 
+namespace {
+RtlMissingSizes* active_collector = nullptr;
+
+// "islip 64x64 it1" -> "islip_64x64_it1", the name NWNSIM_RTL_EXTRA takes.
+std::string extra_name(std::string key) {
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return key;
+}
+}  // namespace
+
+RtlMissingSizes::RtlMissingSizes() : outer_(active_collector) { active_collector = this; }
+RtlMissingSizes::~RtlMissingSizes() { active_collector = outer_; }
+void RtlMissingSizes::add(const std::string& key) { names_.insert(extra_name(key)); }
+
+std::string RtlMissingSizes::available() {
+  std::string have;
+  for (auto& [k, f] : rtl_allocator_registry()) have += (have.empty() ? "" : ", ") + extra_name(k);
+  return have.empty() ? "none; configure with NWNSIM_RTL=ON" : have;
+}
+
 std::unique_ptr<Allocator> make_rtl_allocator(const std::string& algorithm, const AllocatorParams& p,
                                               const RtlOptions& options) {
   auto& reg = rtl_allocator_registry();
   const std::string key = rtl_allocator_key(algorithm, p);
   auto it = reg.find(key);
   if (it != reg.end()) return it->second(p, options);
-  std::string have;
-  for (auto& [k, f] : reg) have += (have.empty() ? "" : ", ") + k;
-  throw std::invalid_argument("router.allocator_impl = rtl: this build has no Verilated allocator '" + key +
-                              "' (it has: " + (have.empty() ? "none; configure with NWNSIM_RTL=ON" : have) +
-                              "); add it with nwnsim_rtl_config() in tb/CMakeLists.txt");
+  if (active_collector) {  // named with the others once the network is built; never simulated
+    active_collector->add(key);
+    return make_allocator(algorithm, p);
+  }
+  throw std::invalid_argument("router.allocator_impl = rtl: this build has no Verilated allocator " +
+                              extra_name(key) + " (it has: " + RtlMissingSizes::available() +
+                              "); build it with -DNWNSIM_RTL_EXTRA=" + extra_name(key) + " (docs/RTL.md)");
 }
 
 }  // namespace nwn

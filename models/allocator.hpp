@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,27 @@ std::string rtl_allocator_key(const std::string& algorithm, const AllocatorParam
 std::map<std::string, RtlAllocatorFactory>& rtl_allocator_registry();
 std::unique_ptr<Allocator> make_rtl_allocator(const std::string& algorithm, const AllocatorParams& p,
                                               const RtlOptions& options);
+
+// While one is alive, make_rtl_allocator stands the C++ model in for a
+// size this build lacks and records it, so that a whole network's missing
+// sizes are named in one error (make_network); without one, a missing size
+// throws at once.
+class RtlMissingSizes {
+ public:
+  RtlMissingSizes();
+  ~RtlMissingSizes();
+  RtlMissingSizes(const RtlMissingSizes&) = delete;
+  RtlMissingSizes& operator=(const RtlMissingSizes&) = delete;
+  // The missing sizes as NWNSIM_RTL_EXTRA names (islip_64x64_it1), sorted.
+  const std::set<std::string>& names() const { return names_; }
+  void add(const std::string& key);
+  // What the build has, as NWNSIM_RTL_EXTRA names, comma-separated.
+  static std::string available();
+
+ private:
+  std::set<std::string> names_;
+  RtlMissingSizes* outer_;
+};
 
 struct RtlAllocatorRegistration {
   RtlAllocatorRegistration(const std::string& key, RtlAllocatorFactory f) {

@@ -450,7 +450,18 @@ std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
     throw ConfigError("config error: router.org = '" + org +
                       "' (bilateral butterfly) needs network.topology = fclos with network.port_assignment = tied: "
                       "its up ports hang on the top subswitches, and it cannot route up -> up");
+  RtlMissingSizes missing;
   auto net = factory(cfg, clock);
+  if (!missing.names().empty()) {
+    std::string names, list;
+    for (const std::string& n : missing.names()) {
+      names += (names.empty() ? "" : ", ") + n;
+      list += (list.empty() ? "" : ";") + n;
+    }
+    throw ConfigError("config error: router.allocator_impl = rtl: this build has no Verilated allocator " + names +
+                      " (it has: " + RtlMissingSizes::available() + "); build them with scripts/rtl-sizes and the "
+                      "same nwnsim arguments, or configure with -DNWNSIM_RTL_EXTRA='" + list + "' (docs/RTL.md)");
+  }
   const std::int64_t rtl_router = cfg.get_int("router.rtl_router");
   if (rtl_router >= std::int64_t(net->routers().size()))
     throw ConfigError("config error: router.rtl_router = " + std::to_string(rtl_router) + " but the network has " +

@@ -174,4 +174,14 @@ class RtlAllocator final : public Allocator {
   Cycle last_cycle_ = 0;
 };
 
+// The registration of one Verilated configuration, under the key of the C++
+// allocator it stands in for (tb/rtl_allocators.cpp, tb/rtl_extra.cpp.in).
+template <class Model, int N, int M>
+RtlAllocatorRegistration register_rtl(const std::string& algorithm, int iterations) {
+  return RtlAllocatorRegistration(rtl_allocator_key(algorithm, {N, M, iterations}),
+                                  [](const AllocatorParams& p, const RtlOptions& o) -> std::unique_ptr<Allocator> {
+                                    return std::make_unique<RtlAllocator<Model, N, M>>(p, o);
+                                  });
+}
+
 }  // namespace nwn::tb

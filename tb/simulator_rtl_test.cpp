@@ -65,8 +65,12 @@ TEST(SimulatorRtl, OneChosenRouterOfANetwork) {
 TEST(SimulatorRtl, MissingConfigurationIsAClearError) {
   auto r = nwnsim("run --set router.radix=64 --set sim.measure_cycles=100 --allocator rtl");
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("no Verilated allocator 'islip 256x256 it1'"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("islip 8x8 it1"), std::string::npos) << r.output;  // lists what it has
+  // Every size the network needs, at once: cn radix 64, 4 VCs: 256x256 VC
+  // and 64x64 switch allocators.
+  EXPECT_NE(r.output.find("no Verilated allocator islip_256x256_it1, islip_64x64_it1 "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("islip_8x8_it1"), std::string::npos) << r.output;  // lists what it has
+  EXPECT_NE(r.output.find("-DNWNSIM_RTL_EXTRA='islip_256x256_it1;islip_64x64_it1'"), std::string::npos) << r.output;
 }
 
 TEST(SimulatorRtl, TraceWritesAVcdOfTheWindow) {
