@@ -275,7 +275,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
     o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
     v.out_port = v.out_vc = -1;
     bits::reset(active_.data(), port * params_.vcs + vc);
-    start_packet_if_any(v, now + rc_cycles(port));
+    start_packet_if_any(v, now + params_.next_head_delay_cycles + rc_cycles(port));
   }
 }
 

@@ -43,6 +43,10 @@ struct SubswitchParams {
   std::vector<std::uint8_t> router_input;  // per input; empty = every input is a router input
   int inner_rc_cycles = 0;
   int inner_va_cycles = 0;
+  // Cycles between a tail leaving a VC and the route computation of the head
+  // behind it: 0 computes the route in the tail's cycle; BookSim's iq router
+  // starts it in the next cycle (1).
+  int next_head_delay_cycles = 0;
   std::string switch_allocator = "islip";
   std::string vc_allocator = "islip";
   int allocator_iterations = 1;

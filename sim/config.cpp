@@ -132,10 +132,16 @@ std::vector<KeySpec> base_schema() {
       {"router.va_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "VC allocation stage"},
       {"router.sa_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch allocation stage"},
       {"router.st_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch traversal stage"},
+      {"router.next_head_delay_cycles", V::Int, "0", 0, 1000, nullptr, "cycles",
+       "cycles between a tail leaving a VC and the route computation of the packet behind it (0: in the tail's "
+       "cycle; BookSim's iq router: 1, configs/booksim-compat.toml)"},
       {"power.tech_file", V::String, "", 0, 0, nullptr, "",
        "technology TOML of the power model for run results' \"power\" (\"\": the paper's 22 nm, power/tech/22nm.toml)"},
       {"channel.latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "terminal channel latency, each way"},
       {"channel.credit_latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "credit return latency"},
+      {"channel.inject_latency_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
+       "injection channel latency (0: channel.latency_cycles; BookSim's traffic manager injects after the "
+       "network read its channels, one cycle more: configs/booksim-compat.toml)"},
       {"channel.width_bits", V::Int, "64", 1, 65536, nullptr, "bits", "datapath width (the paper: 64 bits at 5 GHz)"},
       {"flit.bits", V::Int, "128", 1, 65536, nullptr, "bits",
        "flit size; a flit occupies a channel for ceil(flit.bits / channel.width_bits) cycles"},
