@@ -29,6 +29,9 @@ std::vector<KeySpec> base_schema() {
        "measurement window: packets created in it are marked and measured"},
       {"sim.drain_cap_cycles", V::Int, "20000", 0, 1e9, nullptr, "cycles",
        "after the window, wait at most this long for marked packets; a point that does not drain is saturated"},
+      {"sim.saturation_accept_ratio", V::Float, "0.99", 0.5, 1, nullptr, "",
+       "a point is saturated when its marked packets do not drain or it accepts less than this fraction of the "
+       "load it was offered (its source queues grew); run, sweep and saturation share this rule"},
       {"sim.watchdog_cycles", V::Int, "5000", 10, 1e9, nullptr, "cycles",
        "flits in the network and no flit moving for this long ends the run with a report of the stuck buffers"},
       {"sim.threads", V::Int, "1", 1, 256, nullptr, "threads",
