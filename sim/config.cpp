@@ -138,6 +138,9 @@ std::vector<KeySpec> base_schema() {
       {"router.next_head_delay_cycles", V::Int, "0", 0, 1000, nullptr, "cycles",
        "cycles between a tail leaving a VC and the route computation of the packet behind it (0: in the tail's "
        "cycle; BookSim's iq router: 1, configs/booksim-compat.toml)"},
+      {"router.hold_switch_for_packet", V::Bool, "false", 0, 0, nullptr, "",
+       "packet-level switch allocation: a crossbar row and output stay with a packet from head to tail while it "
+       "has a flit and a credit every cycle (BookSim's hold_switch_for_packet); false: flit by flit"},
       {"power.tech_file", V::String, "", 0, 0, nullptr, "",
        "technology TOML of the power model for run results' \"power\" (\"\": the paper's 22 nm, power/tech/22nm.toml)"},
       {"channel.latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "terminal channel latency, each way"},
