@@ -49,6 +49,8 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     sp.st_cycles = spec.st_cycles;
     sp.inner_rc_cycles = spec.inner_rc_cycles;
     sp.inner_va_cycles = spec.inner_va_cycles;
+    sp.next_head_delay_cycles = p.next_head_delay_cycles;
+    sp.hold_switch_for_packet = p.hold_switch_for_packet;
     sp.router_input = external[s];
     subswitches_.push_back(std::make_unique<Subswitch>(std::string(basename()) + "." + spec.name, int(s), sp, this));
     port_base_.push_back(int(router_input_of_.size()));

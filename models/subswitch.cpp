@@ -31,6 +31,11 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   next_request_.assign(requests_.size(), -1);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
+  if (p.hold_switch_for_packet) {
+    row_hold_vc_.assign(row_busy_until_.size(), -1);
+    out_held_by_.assign(std::size_t(p.outputs), -1);
+    held_sends_.reserve(row_hold_vc_.size());
+  }
   const AllocatorParams vc{p.inputs * p.vcs, p.outputs * p.vcs, p.allocator_iterations};
   const AllocatorParams sw{p.inputs * p.input_speedup, p.outputs, p.allocator_iterations};
   if (p.rtl_allocators) {
@@ -201,6 +206,8 @@ void Subswitch::allocate_switch(Cycle now) {
   const int S = params_.input_speedup;
   int n = 0;  // (crossbar row, output) requests of this cycle
   bool one_row = true;
+  const bool hold = params_.hold_switch_for_packet;
+  held_sends_.clear();
   for_each_occupied_vc(true, [&](int idx) {
     const int p = idx / V, vc = idx % V;
     InputVc& v = vcs_[idx];
@@ -208,11 +215,28 @@ void Subswitch::allocate_switch(Cycle now) {
     const int row = p * S + vc % S;
     if (row_busy_until_[row] > now) return;
     const OutputPort& o = out_[v.out_port];
-    if (o.track_credits && o.credits[v.out_vc] <= 0) return;
-    if (!o.link->can_send(now)) return;
+    const bool held = hold && row_hold_vc_[row] == vc;
+    if (hold && !held && (row_hold_vc_[row] >= 0 || out_held_by_[v.out_port] >= 0)) return;
+    if ((o.track_credits && o.credits[v.out_vc] <= 0) || !o.link->can_send(now)) {
+      if (held) held_sends_.push_back(~idx);  // released after the scan: back to switch allocation, as BookSim
+      return;
+    }
+    if (held) {  // the connection is the packet's: no allocation
+      held_sends_.push_back(idx);
+      return;
+    }
     one_row = one_row && (n == 0 || requests_[0].input == row);
     requests_[n++] = Request{row, v.out_port, 1};
   });
+  for (int idx : held_sends_) {
+    if (idx < 0) {
+      release_hold(~idx / V * S + ~idx % V % S, vcs_[~idx].out_port);
+      continue;
+    }
+    const int p = idx / V;
+    traverse(p, idx % V, now);
+    row_busy_until_[p * S + idx % V % S] = now + in_[p].link->params().serialization_cycles;
+  }
   if (n == 0) return;
   auto send_from_row = [&](int row, int out) {
     // Choose among this row's VCs that requested `out`, round-robin.
@@ -267,6 +291,15 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   ++activity_.buffer_reads;
   ++activity_.crossbar_flits;
   in_[port].link->send_credit(vc, now);
+  if (params_.hold_switch_for_packet) {
+    const int row = port * params_.input_speedup + vc % params_.input_speedup;
+    if (f.tail || v.q.empty()) {
+      release_hold(row, v.out_port);
+    } else {
+      row_hold_vc_[row] = vc;
+      out_held_by_[v.out_port] = row;
+    }
+  }
   f.vc = v.out_vc;
   ++f.hops;
   if (o.track_credits) --o.credits[v.out_vc];
@@ -275,8 +308,13 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
     o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
     v.out_port = v.out_vc = -1;
     bits::reset(active_.data(), port * params_.vcs + vc);
-    start_packet_if_any(v, now + rc_cycles(port));
+    start_packet_if_any(v, now + params_.next_head_delay_cycles + rc_cycles(port));
   }
+}
+
+void Subswitch::release_hold(int row, int out) {
+  row_hold_vc_[row] = -1;
+  out_held_by_[out] = -1;
 }
 
 void Subswitch::trace_route(Cycle now, int port, const Flit& head, const RouteDecision& d) const {

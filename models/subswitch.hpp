@@ -43,6 +43,15 @@ struct SubswitchParams {
   std::vector<std::uint8_t> router_input;  // per input; empty = every input is a router input
   int inner_rc_cycles = 0;
   int inner_va_cycles = 0;
+  // Cycles between a tail leaving a VC and the route computation of the head
+  // behind it: 0 computes the route in the tail's cycle; BookSim's iq router
+  // starts it in the next cycle (1).
+  int next_head_delay_cycles = 0;
+  // Packet-level switch holding (BookSim's hold_switch_for_packet): a
+  // crossbar row and output that pass a head stay with its packet until
+  // the tail, while the VC has a flit and a credit each cycle; otherwise
+  // every flit is allocated on its own.
+  bool hold_switch_for_packet = false;
   std::string switch_allocator = "islip";
   std::string vc_allocator = "islip";
   int allocator_iterations = 1;
@@ -143,6 +152,7 @@ class Subswitch {
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
   void start_packet_if_any(InputVc& v, Cycle ready);
+  void release_hold(int row, int out);
   bool is_router_input(int port) const { return params_.router_input.empty() || params_.router_input[port]; }
   int rc_cycles(int port) const { return is_router_input(port) ? params_.rc_cycles : params_.inner_rc_cycles; }
   int va_cycles(int port) const { return is_router_input(port) ? params_.va_cycles : params_.inner_va_cycles; }
@@ -178,6 +188,10 @@ class Subswitch {
   std::vector<int> port_first_request_, next_request_;
   std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
   std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
+  // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
+  // the row an output is held by (-1: none), and this cycle's held sends
+  // (~index: a held VC that cannot send, released after the scan).
+  std::vector<int> row_hold_vc_, out_held_by_, held_sends_;
   std::unique_ptr<Allocator> vc_alloc_;
   std::unique_ptr<Allocator> sw_alloc_;
   std::uint64_t buffered_flits_ = 0;

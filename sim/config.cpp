@@ -29,6 +29,9 @@ std::vector<KeySpec> base_schema() {
        "measurement window: packets created in it are marked and measured"},
       {"sim.drain_cap_cycles", V::Int, "20000", 0, 1e9, nullptr, "cycles",
        "after the window, wait at most this long for marked packets; a point that does not drain is saturated"},
+      {"sim.saturation_accept_ratio", V::Float, "0.99", 0.5, 1, nullptr, "",
+       "a point is saturated when its marked packets do not drain or it accepts less than this fraction of the "
+       "load it was offered (its source queues grew); run, sweep and saturation share this rule"},
       {"sim.watchdog_cycles", V::Int, "5000", 10, 1e9, nullptr, "cycles",
        "flits in the network and no flit moving for this long ends the run with a report of the stuck buffers"},
       {"sim.threads", V::Int, "1", 1, 256, nullptr, "threads",
@@ -136,10 +139,19 @@ std::vector<KeySpec> base_schema() {
       {"router.va_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "VC allocation stage"},
       {"router.sa_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch allocation stage"},
       {"router.st_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch traversal stage"},
+      {"router.next_head_delay_cycles", V::Int, "0", 0, 1000, nullptr, "cycles",
+       "cycles between a tail leaving a VC and the route computation of the packet behind it (0: in the tail's "
+       "cycle; BookSim's iq router: 1, configs/booksim-compat.toml)"},
+      {"router.hold_switch_for_packet", V::Bool, "false", 0, 0, nullptr, "",
+       "packet-level switch allocation: a crossbar row and output stay with a packet from head to tail while it "
+       "has a flit and a credit every cycle (BookSim's hold_switch_for_packet); false: flit by flit"},
       {"power.tech_file", V::String, "", 0, 0, nullptr, "",
        "technology TOML of the power model for run results' \"power\" (\"\": the paper's 22 nm, power/tech/22nm.toml)"},
       {"channel.latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "terminal channel latency, each way"},
       {"channel.credit_latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "credit return latency"},
+      {"channel.inject_latency_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
+       "injection channel latency (0: channel.latency_cycles; BookSim's traffic manager injects after the "
+       "network read its channels, one cycle more: configs/booksim-compat.toml)"},
       {"channel.width_bits", V::Int, "64", 1, 65536, nullptr, "bits", "datapath width (the paper: 64 bits at 5 GHz)"},
       {"flit.bits", V::Int, "128", 1, 65536, nullptr, "bits",
        "flit size; a flit occupies a channel for ceil(flit.bits / channel.width_bits) cycles"},

@@ -189,9 +189,11 @@ void run_open(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
   r.window_flits_ejected = window_ejected;
   r.accepted_min_node = double(min_node) * nodes / capacity;
   r.drained = s.outstanding() == 0;
-  // The offered rate is sampled over nodes x window trials, so its noise is far
-  // below 3%: accepting less than 97% of it means queues are growing.
-  r.saturated = !r.drained || r.accepted_load < 0.97 * r.offered_load_measured;
+  // Offered and accepted are counted over the same nodes x window cycles; below
+  // saturation they differ only by the change of the flits in flight over the
+  // window, far below 1 %.
+  r.saturated = is_saturated(r.drained, r.accepted_load, r.offered_load_measured,
+                             cfg.get_float("sim.saturation_accept_ratio"));
 }
 
 // Batch and trace: every packet is measured and the run ends when the last
@@ -267,7 +269,9 @@ void summarize_completion(const Config& cfg, const Network& net, Cycle now, bool
   // A trace the network cannot keep up with ends long after its last packet
   // was created. (A batch's end is set by its slowest node, so there only
   // not completing counts.)
-  if (as_trace && r.accepted_load < 0.97 * r.offered_load_measured) r.saturated = true;
+  if (as_trace)
+    r.saturated = is_saturated(r.drained, r.accepted_load, r.offered_load_measured,
+                               cfg.get_float("sim.saturation_accept_ratio"));
 }
 
 void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResult& r) {

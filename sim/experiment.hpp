@@ -14,6 +14,14 @@
 
 namespace nwn {
 
+// The one definition of a saturated point, shared by run, sweep and
+// saturation (docs/VALIDATION.md): its marked packets did not drain, or it
+// accepted less than sim.saturation_accept_ratio of the load it was offered,
+// i.e. its source queues grew over the window.
+inline bool is_saturated(bool drained, double accepted, double offered, double accept_ratio) {
+  return !drained || accepted < accept_ratio * offered;
+}
+
 struct RunResult {
   double offered_load = 0;           // configured
   double offered_load_measured = 0;  // flits created in the window / capacity
@@ -25,7 +33,7 @@ struct RunResult {
   double network_latency_avg = 0;
   double hops_avg = 0;
   bool drained = false;    // every marked packet arrived within the drain cap
-  bool saturated = false;  // not drained, or accepted well below offered
+  bool saturated = false;  // is_saturated
   std::uint64_t cycles = 0;
   std::uint64_t flits_created = 0, flits_ejected = 0, flits_queued = 0, flits_in_network = 0;
   std::uint64_t flit_hops = 0;

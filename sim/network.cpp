@@ -254,6 +254,8 @@ RouterParams Network::router_params(const Config& cfg, int radix) const {
   rp.switch_allocator = cfg.get_string("router.switch_allocator");
   rp.vc_allocator = cfg.get_string("router.vc_allocator");
   rp.allocator_iterations = int(cfg.get_int("router.allocator_iterations"));
+  rp.next_head_delay_cycles = int(cfg.get_int("router.next_head_delay_cycles"));
+  rp.hold_switch_for_packet = cfg.get_bool("router.hold_switch_for_packet");
   rp.rtl_allocators = cfg.get_string("router.allocator_impl") == "rtl";
   rp.rtl_router = int(cfg.get_int("router.rtl_router"));
   rp.rtl.trace_path = cfg.get_string("router.rtl_trace_file");
@@ -277,6 +279,7 @@ EndpointParams Network::endpoint_params(const Config& cfg) const {
   ep.inject_link.serialization_cycles = serialization_;
   ep.inject_link.width_bits = int(cfg.get_int("channel.width_bits"));
   ep.eject_link = ep.inject_link;
+  if (const auto inject = cfg.get_int("channel.inject_latency_cycles")) ep.inject_link.latency_cycles = int(inject);
   ep.message_classes = message_classes(cfg);
   ep.eject_buffer_flits = eject_buffer_flits(cfg);
   return ep;

@@ -1,8 +1,8 @@
 // nwnsim saturation: the saturation throughput of a configuration by
-// bisection on the offered load. A probe is saturated when its marked
-// packets do not drain or it accepts less than --accept-ratio (0.99) of the
-// load it was offered, i.e. its source queues grow. Each probe runs in a
-// child process.
+// bisection on the offered load. A probe is a `run` in a child process, and
+// it is saturated when that run says so (is_saturated in sim/experiment.hpp:
+// its marked packets do not drain or it accepts less than
+// sim.saturation_accept_ratio of the load it was offered).
 #include <filesystem>
 #include <iostream>
 
@@ -35,7 +35,7 @@ CLI::Validator number_range(double lo, double hi) {
 struct SaturationArgs {
   std::string config_file;
   std::vector<std::string> sets;
-  double lo = 0.0, hi = 1.0, tolerance = 0.01, accept_ratio = 0.99;
+  double lo = 0.0, hi = 1.0, tolerance = 0.01, accept_ratio = 0;  // 0: the config's
   std::string json_path;
 };
 
@@ -56,6 +56,9 @@ int run_saturation(const SaturationArgs& a) {
     job[0].args = {"run"};
     if (!a.config_file.empty()) job[0].args.push_back(a.config_file);
     for (auto& s : a.sets) job[0].args.insert(job[0].args.end(), {"--set", s});
+    if (a.accept_ratio > 0)
+      job[0].args.insert(job[0].args.end(),
+                         {"--set", fmt::format("sim.saturation_accept_ratio={}", a.accept_ratio)});
     const std::string out = (tmp / "probe.json").string();
     job[0].args.insert(job[0].args.end(),
                        {"--set", fmt::format("traffic.load={:.6f}", load), "--json", out, "--quiet"});
@@ -67,8 +70,7 @@ int run_saturation(const SaturationArgs& a) {
       throw std::runtime_error(msg);
     }
     auto r = nlohmann::json::parse(read_file(out))["results"];
-    const bool sat = !r["drained"].get<bool>() ||
-                     r["accepted_load"].get<double>() < a.accept_ratio * r["offered_load_measured"].get<double>();
+    const bool sat = r["saturated"].get<bool>();
     std::cout << fmt::format("  load {:.4f}: accepted {:.4f}, latency {:.1f}, {}\n", load,
                              r["accepted_load"].get<double>(), r["latency_avg"].get<double>(),
                              sat ? "saturated" : "not saturated");
@@ -126,8 +128,8 @@ CommandRegistration reg_saturation([](CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(number_range(1e-4, 0.5));
   c->add_option("--accept-ratio", args->accept_ratio,
-                "a probe accepting less than this fraction of its offered load is saturated")
-      ->capture_default_str()
+                "a probe accepting less than this fraction of its offered load is saturated (sets "
+                "sim.saturation_accept_ratio, default 0.99)")
       ->check(number_range(0.5, 1.0));
   output_option(c->add_option("--json", args->json_path, "write the bracket and every probe as JSON"));
   c->callback([args, &exit_code] { exit_code = run_saturation(*args); });
