@@ -256,7 +256,7 @@ void summarize_distributions(const Network& net, Cycle now, RunResult& r) {
       start.push_back(begin);
       packets.push_back(in.packets);
       load.push_back(double(in.flits) * net.serialization_cycles() / (double(nodes) * double(length)));
-      latency.push_back(in.packets ? in.latency_sum / double(in.packets) : 0.0);
+      latency.push_back(in.packets ? double(in.latency_sum) / double(in.packets) : 0.0);
     }
     r.time_series["sample_cycles"] = every;
     r.time_series["cycle"] = start;
@@ -283,13 +283,13 @@ nlohmann::ordered_json check_warmup(const PacketStats& s, Cycle warmup, Cycle wi
   }
   auto mean = [&](Cycle i) {
     const Interval in = i < s.series().size() ? s.series()[i] : Interval{};
-    return in.packets ? in.latency_sum / double(in.packets) : 0.0;
+    return in.packets ? double(in.latency_sum) / double(in.packets) : 0.0;
   };
   double packets = 0, sum = 0, means = 0, squares = 0;
   const Cycle half = first + (end - first + 1) / 2;
   for (Cycle i = half; i < end && i < s.series().size(); ++i) {
     packets += double(s.series()[i].packets);
-    sum += s.series()[i].latency_sum;
+    sum += double(s.series()[i].latency_sum);
     means += mean(i);
     squares += mean(i) * mean(i);
   }

@@ -36,8 +36,7 @@ class Histogram {
 // What was delivered in one interval of the run (sim.sample_cycles), all
 // packets, measured or not, by delivery cycle.
 struct Interval {
-  std::uint64_t packets = 0, flits = 0;
-  double latency_sum = 0, latency_squares = 0;
+  std::uint64_t packets = 0, flits = 0, latency_sum = 0;
 };
 
 class PacketStats final : public PacketObserver {
@@ -56,7 +55,7 @@ class PacketStats final : public PacketObserver {
       last_delivery_[p.src] = std::max(last_delivery_[p.src], p.delivered_cycle);
       ++delivered_from_[p.src];
     }
-    if (!window_flits_from_.empty()) window_flits_from_[std::size_t(p.src)] += p.window_flits;
+    if (p.window_flits && !window_flits_from_.empty()) window_flits_from_[std::size_t(p.src)] += p.window_flits;
     if (sample_cycles_) sample(p);
     if (!p.measured) return;
     --outstanding_;
@@ -90,6 +89,7 @@ class PacketStats final : public PacketObserver {
   void sample_every(Cycle cycles, Cycle expected_cycles) {
     sample_cycles_ = cycles;
     if (cycles) series_.reserve(std::size_t(expected_cycles / cycles + 1));
+    if (cycles) series_.resize(1);
   }
   Cycle sample_cycles() const { return sample_cycles_; }
   const std::vector<Interval>& series() const { return series_; }
@@ -100,14 +100,16 @@ class PacketStats final : public PacketObserver {
 
  private:
   void sample(const PacketExtension& p) {
-    const std::size_t i = std::size_t(p.delivered_cycle / sample_cycles_);
-    if (i >= series_.size()) series_.resize(i + 1);
-    Interval& s = series_[i];
-    const double latency = double(p.delivered_cycle - p.created_cycle);
+    // Deliveries come nearly in cycle order: the last interval is nearly always the one.
+    if (p.delivered_cycle - interval_begin_ >= sample_cycles_) {
+      interval_ = std::size_t(p.delivered_cycle / sample_cycles_);
+      interval_begin_ = Cycle(interval_) * sample_cycles_;
+      if (interval_ >= series_.size()) series_.resize(interval_ + 1);
+    }
+    Interval& s = series_[interval_];
     ++s.packets;
     s.flits += p.size_flits;
-    s.latency_sum += latency;
-    s.latency_squares += latency * latency;
+    s.latency_sum += p.delivered_cycle - p.created_cycle;
   }
 
   std::uint64_t outstanding_ = 0;
@@ -120,6 +122,8 @@ class PacketStats final : public PacketObserver {
   std::vector<Histogram> by_class_;
   Cycle sample_cycles_ = 0;
   std::vector<Interval> series_;
+  std::size_t interval_ = 0;  // the interval of the last delivery, which begins at cycle interval_begin_
+  Cycle interval_begin_ = 0;
 };
 
 }  // namespace nwn

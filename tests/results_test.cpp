@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/config.hpp"
 #include "sim_util.hpp"
 
 namespace nwn {
@@ -290,6 +291,35 @@ TEST(TraceConfig, ExampleRunsFromAnyDirectory) {
   r = with_env("-C " + source + "/configs", "run --set traffic.source=trace --set traffic.trace_file=traces/example16.trace "
                                          "--set router.radix=16 --quiet");
   EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
+TEST(SmallThings, ConfigKeysFitHundredColumnsAndListEveryKey) {
+  const auto r = nwnsim("config --keys");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream in(r.output);
+  int keys = 0;
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_LE(line.size(), 100u) << line;
+    keys += !line.empty() && line[0] != ' ';
+  }
+  EXPECT_EQ(std::size_t(keys), config_schema().size());
+  EXPECT_NE(r.output.find("sim.sample_cycles = 1000  (cycles)\n    time series:"), std::string::npos) << r.output;
+}
+
+// A network run's banner names the topology, its size and routing; --progress
+// prints progress lines on stderr (a terminal gets them by default).
+TEST(SmallThings, NetworkBannerNamesTheTopologyAndProgressIsShownWhenAsked) {
+  const auto r = nwnsim("run --set network.topology=fclos --set router.radix=8 --set network.fclos_levels=2 "
+                        "--set sim.warmup_cycles=100 --set sim.measure_cycles=300");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("nwnsim run: fclos network of 16 nodes, cn radix-8 routers, auto routing, uniform traffic"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("nwnsim: cycle "), std::string::npos) << "no progress unless asked or on a terminal";
+  const auto p = nwnsim("run --set router.radix=64 --set sim.measure_cycles=150000 --progress");
+  ASSERT_EQ(p.exit_code, 0) << p.output;
+  EXPECT_NE(p.output.find("nwnsim: cycle "), std::string::npos) << p.output;
+  EXPECT_NE(p.output.find("cycles/s"), std::string::npos) << p.output;
 }
 
 }  // namespace
