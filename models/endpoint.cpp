@@ -25,7 +25,8 @@ class NetworkInterface : public sc_core::sc_module {
         inject_(std::string(name) + ".inject", p.inject_link),
         eject_(std::string(name) + ".eject", p.eject_link),
         queue_{Ring<PacketExtension>(16), Ring<PacketExtension>(p.message_classes > 1 ? 16 : 1)},
-        credits_(p.vcs, p.router_buffer_depth_flits) {
+        credits_(p.vcs, p.router_buffer_depth_flits),
+        window_flits_on_vc_(p.vcs, 0) {
     from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
     inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
     if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
@@ -148,10 +149,16 @@ class NetworkInterface : public sc_core::sc_module {
     ++ejected_;
     ++group_->ejected_flits;
     const bool in_window = now >= owner_->measure_begin_ && now < owner_->measure_end_;
-    if (in_window) ++window_ejected_;
+    if (in_window) {
+      ++window_ejected_;
+      ++window_flits_on_vc_[std::size_t(f.vc)];
+    }
     if (!f.tail) return;
     if (in_window) ++group_->window_ejected_packets;
     PacketExtension& e = *deliver_ext_;
+    // A VC's flits arrive packet after packet: its count since the last tail is this packet's.
+    e.window_flits = window_flits_on_vc_[std::size_t(f.vc)];
+    window_flits_on_vc_[std::size_t(f.vc)] = 0;
     e.packet_id = f.packet_id;
     e.src = f.src;
     e.dst = f.dst;
@@ -211,6 +218,7 @@ class NetworkInterface : public sc_core::sc_module {
   int vc_ = 0, vc_pointer_ = 0, cur_ = 0;
   std::uint64_t sent_of_current_ = 0;
   std::uint64_t ejected_ = 0, window_ejected_ = 0;
+  std::vector<std::uint16_t> window_flits_on_vc_;  // flits ejected in the window of each VC's current packet
   tlm::tlm_generic_payload deliver_;
   PacketExtension* deliver_ext_;  // owned by deliver_
 };

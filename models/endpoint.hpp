@@ -45,6 +45,7 @@ struct PacketExtension : tlm::tlm_extension<PacketExtension> {
   bool traced = false;
   Cycle created_cycle = 0, injected_cycle = 0, delivered_cycle = 0;
   std::uint32_t hops = 0;  // crossbar traversals of the head flit
+  std::uint16_t window_flits = 0;  // delivered: how many of its flits were ejected in the measurement window
 
   tlm::tlm_extension_base* clone() const override { return new PacketExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

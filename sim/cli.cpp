@@ -22,6 +22,7 @@
 #include "experiment.hpp"
 #include "network.hpp"
 #include "process.hpp"
+#include "provenance.hpp"
 #include "report.hpp"
 
 namespace nwn {
@@ -148,7 +149,7 @@ Table csv_table(const std::vector<std::string>& keys, const std::vector<std::vec
 
 // Heatmap CSV: one row per (router, input port, output port) with packets.
 std::string heatmap_csv(const Network& net) {
-  std::string out = "router,input,output,packets\n";
+  std::string out = csv_provenance_line() + "router,input,output,packets\n";
   for (auto& r : net.routers()) {
     const auto& h = r->heatmap();
     const int k = r->radix();
@@ -161,6 +162,7 @@ std::string heatmap_csv(const Network& net) {
 
 struct RunDebugArgs {
   std::string heatmap, trace_packets, vcd;
+  bool progress = false;
 };
 
 int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
@@ -173,17 +175,23 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
   // Output files named in the config, checked before simulating like the flags.
   for (const char* key : {"sim.packet_trace_file", "sim.vcd_file", "router.rtl_trace_file"})
     if (!cfg.get_string(key).empty()) check_output(key, cfg.get_string(key), OutputKind::File);
+  show_progress(!quiet && (debug.progress || isatty(2)));
   PerfResult perf;
+  int nodes = 0;
   RunResult r = run_experiment(cfg, perf_path.empty() ? nullptr : &perf, [&](const Network& net) {
+    nodes = net.endpoints().nodes();
     if (!heatmap_path.empty()) write_file(heatmap_path, heatmap_csv(net));
   });
   json out;
   out["nwnsim"] = "run";
+  out["provenance"] = provenance(&cfg);
   out["config"] = cfg.to_json();
   out["results"] = r.to_json();
   if (!json_path.empty()) write_file(json_path, out.dump(2) + "\n");
   if (!csv_path.empty()) write_file(csv_path, csv_table({}, {{}}, {out["results"]}).csv());
   if (!perf_path.empty()) write_file(perf_path, perf.to_json().dump(2) + "\n");
+  if (!quiet && !r.saturated && r.warmup_check.is_object() && !r.warmup_check.value("converged", true))
+    std::cerr << "nwnsim run: " << r.warmup_check["message"].get<std::string>() << "\n";
   if (!quiet) {
     const std::string traffic = cfg.get_string("traffic.source") == "trace"
                                     ? "trace " + cfg.get_string("traffic.trace_file")
@@ -192,8 +200,13 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
     const std::string batch = cfg.get_string("traffic.mode") == "batch"
                                   ? fmt::format(", batch of {} packets per node", cfg.get_int("traffic.batch_packets"))
                                   : "";
-    std::cout << fmt::format("nwnsim run: {} radix {}, {}{}\n", cfg.get_string("router.org"),
-                             cfg.get_int("router.radix"), traffic, batch);
+    const std::string topology = cfg.get_string("network.topology");
+    const std::string routers =
+        topology == "single"
+            ? fmt::format("{} radix {}", cfg.get_string("router.org"), cfg.get_int("router.radix"))
+            : fmt::format("{} network of {} nodes, {} radix-{} routers, {} routing", topology, nodes,
+                          cfg.get_string("router.org"), cfg.get_int("router.radix"), cfg.get_string("network.routing"));
+    std::cout << fmt::format("nwnsim run: {}, {}{}\n", routers, traffic, batch);
     std::cout << results_table({}, {{}}, {out["results"]}).render();
     if (r.workload != "open") {
       if (r.drained)
@@ -274,10 +287,11 @@ std::string point_checksum(const json& p) {
   return "fnv1a64:" + fnv1a_hex(canonical.dump());
 }
 
-json point_record(const json& config, const json& results) {
+json point_record(const json& config, const json& results, const json& run_provenance) {
   json p;
   p["nwnsim"] = "sweep-point";
   p["version"] = nwnsim_version();
+  p["provenance"] = run_provenance;
   p["config"] = config;
   p["results"] = results;
   p["checksum"] = point_checksum(p);
@@ -511,7 +525,7 @@ int cmd_sweep(const SweepArgs& a) {
       problem = std::string("unreadable: ") + e.what();
     }
     if (problem.empty()) {
-      write_file(path_of(i).string(), point_record(want[i], run.at("results")).dump(2) + "\n");
+      write_file(path_of(i).string(), point_record(want[i], run.at("results"), run.value("provenance", json())).dump(2) + "\n");
     } else {
       std::cerr << fmt::format("\nnwnsim sweep: {}: {}\n", part, problem);
       jobs[t].exit_code = kExitFailure;
@@ -571,6 +585,7 @@ int cmd_sweep(const SweepArgs& a) {
   }
   json out;
   out["nwnsim"] = "sweep";
+  out["provenance"] = provenance(&base);
   out["config"] = base.to_json();
   out["points"] = all;
   auto shown = [&](const char* key) {
@@ -658,7 +673,7 @@ int cmd_bench(bool quick, bool large, int threads, const std::string& json_path)
   const fs::path tmp = scratch.path();
   Table t;
   t.header = {"case", "threads", "cycles", "wall-s", "cycles/s", "flit-hops/s", "ns/flit-hop", "peak-MB"};
-  json out = json::array();
+  json measured = json::array();
   int failed = 0;
   for (std::size_t i = 0; i < all.size(); ++i) {
     std::vector<Job> job(1);
@@ -686,22 +701,28 @@ int cmd_bench(bool quick, bool large, int threads, const std::string& json_path)
     c["perf"] = perf;
     c["cycles"] = run["results"]["cycles"];
     c["flit_hops"] = run["results"]["flit_hops"];
-    out.push_back(c);
+    measured.push_back(c);
   }
   std::cout << "nwnsim bench" << (quick ? " --quick" : "") << " (common: ";
   for (std::size_t i = 0; i < common.size(); ++i) std::cout << (i ? " " : "") << common[i];
   std::cout << ")\n" << t.render();
   // Slowdown of each -rtl case against the same case with the C++ allocators.
-  for (const json& c : out) {
+  for (const json& c : measured) {
     const std::string name = c["case"];
     if (name.size() < 4 || name.compare(name.size() - 4, 4, "-rtl") != 0) continue;
-    for (const json& m : out)
+    for (const json& m : measured)
       if (m["case"] == name.substr(0, name.size() - 4))
         std::cout << fmt::format("{}: the RTL allocators run {:.1f}x slower than the C++ ones\n", name,
                                  m["perf"]["cycles_per_second"].get<double>() /
                                      c["perf"]["cycles_per_second"].get<double>());
   }
-  if (!json_path.empty()) write_file(json_path, out.dump(2) + "\n");
+  if (!json_path.empty()) {
+    json out;
+    out["nwnsim"] = "bench";
+    out["provenance"] = provenance();
+    out["cases"] = measured;
+    write_file(json_path, out.dump(2) + "\n");
+  }
   return failed ? kExitFailure : 0;
 }
 
@@ -711,10 +732,22 @@ int cmd_config(const ConfigArgs& ca, bool keys, bool markdown) {
     return 0;
   }
   if (keys) {
-    Table t;
-    t.header = {"key", "default", "unit", "meaning"};
-    for (auto& k : config_schema()) t.rows.push_back({k.key, k.default_value, k.unit, k.doc});
-    std::cout << t.render();
+    // One line per key (key = default, unit), then its meaning wrapped to 100 columns.
+    constexpr std::size_t kWidth = 100, kIndent = 4;
+    for (auto& k : config_schema()) {
+      std::cout << k.key << " = " << (k.default_value.empty() ? "\"\"" : k.default_value)
+                << (k.unit.empty() ? "" : "  (" + k.unit + ")") << "\n";
+      std::string line;
+      std::istringstream words(k.doc);
+      for (std::string w; words >> w;) {
+        if (!line.empty() && kIndent + line.size() + 1 + w.size() > kWidth) {
+          std::cout << std::string(kIndent, ' ') << line << "\n";
+          line.clear();
+        }
+        line += (line.empty() ? "" : " ") + w;
+      }
+      if (!line.empty()) std::cout << std::string(kIndent, ' ') << line << "\n";
+    }
     return 0;
   }
   std::cout << load_config(ca).to_toml();
@@ -757,6 +790,8 @@ int run_command(int argc, char** argv) {
                                 "write wall time, cycles/s and peak memory (machine-dependent) as JSON"));
   run->add_flag("--quiet", run_quiet, "print nothing on success");
   RunDebugArgs run_debug;
+  run->add_flag("--progress", run_debug.progress,
+                "a progress line on stderr about once a second (the default on a terminal)");
   output_option(run->add_option(
       "--heatmap", run_debug.heatmap,
       "write packets per (router, input port, output port) as CSV (scripts/plot_heatmap.py plots it)"));
@@ -854,6 +889,7 @@ int run_command(int argc, char** argv) {
 }  // namespace
 
 int nwnsim_main(int argc, char** argv) {
+  set_command_line(argc, argv);
   const int code = run_command(argc, argv);
   // Streamed outputs (packet trace, VCD) are closed by destructors, which
   // cannot throw: their write errors are reported here.

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -20,6 +19,7 @@
 #include "cli.hpp"
 #include "config.hpp"
 #include "process.hpp"
+#include "provenance.hpp"
 #include "report.hpp"
 
 namespace nwn {
@@ -154,6 +154,7 @@ int run_compare(const CompareArgs& a) {
   out["nwnsim"] = "compare";
   out["technology"] = tech.name;
   out["reference"] = a.reference;
+  out["provenance"] = provenance(&base);
   out["config"] = base.to_json();
   json arr = json::array();
   int failed = 0;
@@ -213,10 +214,12 @@ int run_compare(const CompareArgs& a) {
     const std::string jp = a.json_path.empty() ? a.plot_prefix + ".json" : a.json_path;
     write_file(jp, out.dump(2) + "\n");
     if (!a.plot_prefix.empty()) {
-      const std::string cmd = "/usr/bin/python3 " + std::string(NWNSIM_SOURCE_DIR) + "/scripts/plot_compare.py " + jp +
-                              " " + a.plot_prefix;
-      if (std::system(cmd.c_str()) != 0) std::cerr << "compare: plotting failed (is python3-matplotlib installed?)\n";
-      else std::cout << "plots: " << a.plot_prefix << "-{energy,edp,edap}.{png,svg}\n";
+      const std::string problem = run_plot_script({"scripts/plot_compare.py", jp, a.plot_prefix});
+      if (!problem.empty()) {
+        std::cerr << "compare: the plot failed: " << problem << "\n";
+        return 1;
+      }
+      std::cout << "plots: " << a.plot_prefix << "-{energy,edp,edap}.{png,pdf,svg}\n";
     }
   }
   // A child's config error (exit 2) is the comparison's.
@@ -245,7 +248,8 @@ CommandRegistration reg_compare([](CLI::App& app, int& exit_code) {
   output_option(c->add_option("--csv", args->csv_path, "write the table as CSV"));
   output_option(c->add_option("--json", args->json_path, "write every point with its energy breakdown as JSON"));
   output_option(c->add_option("--plot", args->plot_prefix,
-                              "bar charts PREFIX-{energy,edp,edap}.{png,svg} (python3-matplotlib)"),
+                              "bar charts PREFIX-{energy,edp,edap}.{png,pdf,svg} (scripts/plot_compare.py; "
+                              "Python: NWNSIM_PYTHON, else a python3 on PATH with matplotlib)"),
                 OutputKind::Prefix);
   c->add_flag("--quick", args->quick, "shorter measurement window");
   c->callback([args, c, &exit_code] {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -42,6 +43,9 @@ std::vector<KeySpec> base_schema() {
       {"sim.clock_ghz", V::Float, "5", 0.001, 1000, nullptr, "GHz", "datapath clock (the paper: 5 GHz)"},
       {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",
        "count packets from each input port to each output port of every router (run --heatmap FILE)"},
+      {"sim.sample_cycles", V::Int, "1000", 0, 1e9, nullptr, "cycles",
+       "time series: accepted load and latency of the packets delivered in each interval of this many cycles "
+       "(results.time_series; 0: off)"},
       {"sim.max_cycles", V::Int, "10000000", 1, 1e15, nullptr, "cycles",
        "batch and trace runs (which end when every packet is delivered): give up after this many cycles"},
       {"sim.packet_trace_file", V::String, "", 0, 0, nullptr, "",
@@ -87,7 +91,8 @@ std::vector<KeySpec> base_schema() {
        "synthetic: the pattern, load and sizes below; trace: the packets of traffic.trace_file (docs/WORKLOADS.md); "
        "external: transactions from TLM-2.0 initiators of an embedding (nwn::TlmNetwork, docs/EMBEDDING.md)"},
       {"traffic.trace_file", V::String, "", 0, 0, nullptr, "",
-       "source = trace: text file, one packet per line: cycle source destination size_flits"},
+       "source = trace: text file, one packet per line: cycle source destination size_flits (in a config file: "
+       "relative to the file's directory)"},
       {"traffic.trace_time_scale", V::Float, "1", 1e-6, 1e6, nullptr, "",
        "source = trace: every trace cycle is multiplied by this (rounded): 0.5 offers the trace at twice its load"},
       {"traffic.mode", V::String, "open", 0, 0, fixed({"open", "batch"}), "",
@@ -423,7 +428,13 @@ void Config::load_file(const std::string& path) {
   if (!in) throw ConfigError("config error: cannot read config file '" + path + "'");
   std::stringstream ss;
   ss << in.rdbuf();
+  const std::string trace = get_string("traffic.trace_file");
   load_string(ss.str(), path);
+  // A trace named in the file is found next to it, from any directory.
+  const std::filesystem::path named = get_string("traffic.trace_file");
+  if (named != trace && named.is_relative() && !named.empty())
+    set("traffic.trace_file",
+        std::filesystem::absolute(std::filesystem::path(path).parent_path() / named).lexically_normal().string(), path);
 }
 
 const Config::Value& Config::value(const std::string& key, ValueType want) const {

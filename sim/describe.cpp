@@ -16,6 +16,7 @@
 #include "../models/organization.hpp"
 #include "cli.hpp"
 #include "config.hpp"
+#include "provenance.hpp"
 #include "report.hpp"
 
 namespace nwn {
@@ -177,7 +178,13 @@ int run_complexity(const ComplexityArgs& a) {
   std::cout << t.render();
   for (const std::string& why : left_out) std::cerr << "left out: " << why << "\n";
   if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
-  if (!a.json_path.empty()) write_file(a.json_path, j.dump(2) + "\n");
+  if (!a.json_path.empty()) {
+    nlohmann::ordered_json out;
+    out["nwnsim"] = "complexity";
+    out["provenance"] = provenance();
+    out["rows"] = j;
+    write_file(a.json_path, out.dump(2) + "\n");
+  }
   return 0;
 }
 

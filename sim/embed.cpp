@@ -112,6 +112,7 @@ TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc
   e.set_external(this);
   e.set_measure_window(0, kNever);
   net_->stats().track_sources(e.nodes());
+  track_statistics(cfg_, *net_, 0);
   for (int n = 0; n < e.nodes(); ++n) {
     auto node = std::make_unique<Node>();
     node->target = std::make_unique<TargetSocket>(fmt::format("target_{}", n).c_str());

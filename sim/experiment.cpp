@@ -1,10 +1,15 @@
 #include "experiment.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <iostream>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "network.hpp"
 #include "network_power.hpp"
@@ -52,6 +57,11 @@ nlohmann::ordered_json RunResult::to_json() const {
   j["window_activity"] = a;
   if (!power.is_null()) j["power"] = power;
   if (!heatmap.is_null()) j["heatmap"] = heatmap;
+  if (!latency_histogram.is_null()) j["latency_histogram"] = latency_histogram;
+  if (!fairness.is_null()) j["fairness"] = fairness;
+  if (!classes.is_null()) j["classes"] = classes;
+  if (!time_series.is_null()) j["time_series"] = time_series;
+  if (!warmup_check.is_null()) j["warmup_check"] = warmup_check;
   return j;
 }
 
@@ -76,18 +86,26 @@ std::string Watchdog::message(std::uint64_t now, std::uint64_t in_flight) const 
 
 namespace {
 
+bool g_progress = false;
+
 class Runner {
  public:
   Runner(const Config& cfg, Network& net, const Clock& clock)
       : net_(net), clock_(clock), watchdog_cycles_(Cycle(cfg.get_int("sim.watchdog_cycles"))),
         watchdog_(watchdog_cycles_), chunk_(watchdog_.check_every()) {}
 
+  ~Runner() {
+    if (shown_ && tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+
   // Simulates up to cycle `until` (exclusive), or until `done` returns true.
+  // `phase` names this part of the run in the progress line.
   template <typename Done>
-  void run_until(Cycle until, Done done) {
+  void run_until(Cycle until, Done done, const char* phase = "") {
     while (now() < until && !done()) {
       net_.advance(std::min(chunk_, until - now()));
       check();
+      if (g_progress) show_progress(phase, until);
     }
   }
   // Whether a network is stuck must not depend on where the run ends: a run
@@ -102,6 +120,18 @@ class Runner {
   Cycle now() const { return clock_.now(); }
 
  private:
+  // At most one line a second on stderr, rewritten in place.
+  void show_progress(const char* phase, Cycle until) {
+    const auto t = std::chrono::steady_clock::now();
+    if (t - last_shown_ < std::chrono::seconds(1)) return;
+    const double seconds = std::chrono::duration<double>(t - started_).count();
+    last_shown_ = t;
+    shown_ = true;
+    std::cerr << fmt::format("{}nwnsim: cycle {} of {} ({}), {:.0f} cycles/s{}", tty_ ? "\r\033[K" : "", now(), until,
+                             phase, double(now()) / std::max(seconds, 1e-9), tty_ ? "" : "\n")
+              << std::flush;
+  }
+
   void check() {
     Endpoints& e = net_.endpoints();
     const std::uint64_t in_flight = e.created_flits() - e.ejected_flits() - e.queued_flits();
@@ -124,6 +154,9 @@ class Runner {
   Cycle watchdog_cycles_;
   Watchdog watchdog_;
   Cycle chunk_;  // cycles between checks
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now(), last_shown_ = started_;
+  bool shown_ = false;
+  const bool tty_ = isatty(2);  // a terminal: one line rewritten in place; else a line each time
 };
 
 }  // namespace
@@ -147,6 +180,139 @@ nlohmann::ordered_json bisection_crossing(const Network& net) {
   return j;
 }
 
+namespace {
+
+// The histogram's non-empty bins and its CDF (fraction of packets with at
+// most that latency); percentiles read from it equal Histogram::percentile.
+nlohmann::ordered_json histogram_json(const Histogram& h) {
+  nlohmann::ordered_json values = nlohmann::ordered_json::array(), counts = values, cdf = values;
+  std::uint64_t seen = 0;
+  for (std::size_t v = 0; v < h.counts().size(); ++v) {
+    if (!h.counts()[v]) continue;
+    seen += h.counts()[v];
+    values.push_back(v);
+    counts.push_back(h.counts()[v]);
+    cdf.push_back(double(seen) / double(h.count()));
+  }
+  nlohmann::ordered_json j;
+  j["latency"] = values;
+  j["packets"] = counts;
+  j["cdf"] = cdf;
+  return j;
+}
+
+// Flits per node over the window, as load (flits / capacity_flits), with
+// Jain's fairness index (1: every node the same) and the extreme nodes.
+nlohmann::ordered_json per_node_json(const std::vector<std::uint64_t>& flits, double capacity_flits) {
+  nlohmann::ordered_json j;
+  double sum = 0, squares = 0;
+  std::size_t lo = 0, hi = 0;
+  for (std::size_t n = 0; n < flits.size(); ++n) {
+    sum += double(flits[n]);
+    squares += double(flits[n]) * double(flits[n]);
+    if (flits[n] < flits[lo]) lo = n;
+    if (flits[n] > flits[hi]) hi = n;
+  }
+  j["flits"] = flits;
+  j["jain_index"] = squares > 0 ? sum * sum / (double(flits.size()) * squares) : 1.0;
+  j["min_node"] = lo;
+  j["min_accepted_load"] = flits.empty() ? 0.0 : double(flits[lo]) / capacity_flits;
+  j["max_node"] = hi;
+  j["max_accepted_load"] = flits.empty() ? 0.0 : double(flits[hi]) / capacity_flits;
+  return j;
+}
+
+// The statistics beyond the summary that every run has (RunResult's comment).
+void summarize_distributions(const Network& net, Cycle now, RunResult& r) {
+  const Endpoints& e = net.endpoints();
+  const PacketStats& s = net.stats();
+  const int nodes = e.nodes();
+  r.latency_histogram = histogram_json(s.latency);
+  const double capacity = double(r.window_cycles) / net.serialization_cycles();  // flits per node in the window
+  if (!s.window_flits_by_source().empty() && r.window_cycles > 0) {
+    std::vector<std::uint64_t> by_destination(std::size_t(nodes), 0);
+    for (int n = 0; n < nodes; ++n) by_destination[std::size_t(n)] = e.window_ejected_flits_of(n);
+    r.fairness["capacity_flits_per_node"] = capacity;
+    r.fairness["by_source"] = per_node_json(s.window_flits_by_source(), capacity);
+    r.fairness["by_destination"] = per_node_json(by_destination, capacity);
+  }
+  const auto& by_class = s.latency_by_class();
+  for (std::size_t c = 0; c < by_class.size(); ++c) {
+    nlohmann::ordered_json k;
+    k["class"] = c;
+    k["packets_measured"] = by_class[c].count();
+    k["latency_avg"] = by_class[c].mean();
+    k["latency_p50"] = by_class[c].percentile(0.5);
+    k["latency_p99"] = by_class[c].percentile(0.99);
+    k["latency_max"] = by_class[c].max();
+    r.classes.push_back(k);
+  }
+  if (const Cycle every = s.sample_cycles(); every > 0) {
+    nlohmann::ordered_json start = nlohmann::ordered_json::array(), packets = start, load = start, latency = start;
+    for (Cycle begin = 0; begin < now; begin += every) {
+      const std::size_t i = std::size_t(begin / every);
+      const Interval in = i < s.series().size() ? s.series()[i] : Interval{};
+      const Cycle length = std::min(every, now - begin);
+      start.push_back(begin);
+      packets.push_back(in.packets);
+      load.push_back(double(in.flits) * net.serialization_cycles() / (double(nodes) * double(length)));
+      latency.push_back(in.packets ? double(in.latency_sum) / double(in.packets) : 0.0);
+    }
+    r.time_series["sample_cycles"] = every;
+    r.time_series["cycle"] = start;
+    r.time_series["packets"] = packets;
+    r.time_series["accepted_load"] = load;
+    r.time_series["latency_avg"] = latency;
+  }
+}
+
+// Whether the warm-up was long enough: the window's first interval against
+// its second half. Latency at the start of the window off the second half's
+// by more than 10 % and by more than 3 standard deviations of the second
+// half's interval means (batch means: packets of one interval are
+// correlated) means the network had not settled when measurement began.
+nlohmann::ordered_json check_warmup(const PacketStats& s, Cycle warmup, Cycle window) {
+  nlohmann::ordered_json j;
+  const Cycle every = s.sample_cycles();
+  const Cycle first = every ? (warmup + every - 1) / every : 0;  // the first interval wholly in the window
+  const Cycle end = every ? (warmup + window) / every : 0;       // past the last one
+  if (every == 0 || end < first + 4) {
+    j["checked"] = false;
+    j["reason"] = every == 0 ? "sim.sample_cycles = 0" : "the window holds fewer than four intervals of sim.sample_cycles";
+    return j;
+  }
+  auto mean = [&](Cycle i) {
+    const Interval in = i < s.series().size() ? s.series()[i] : Interval{};
+    return in.packets ? double(in.latency_sum) / double(in.packets) : 0.0;
+  };
+  double packets = 0, sum = 0, means = 0, squares = 0;
+  const Cycle half = first + (end - first + 1) / 2;
+  for (Cycle i = half; i < end && i < s.series().size(); ++i) {
+    packets += double(s.series()[i].packets);
+    sum += double(s.series()[i].latency_sum);
+    means += mean(i);
+    squares += mean(i) * mean(i);
+  }
+  const double n = double(end - half);
+  const double a = mean(first), b = packets ? sum / packets : 0.0;
+  const double spread = n > 1 ? std::sqrt(std::max(0.0, (squares - means * means / n) / (n - 1))) : 0.0;
+  const bool settled = a == 0 || b == 0 || std::abs(a - b) <= std::max(0.1 * b, 3 * spread);
+  j["checked"] = true;
+  j["converged"] = settled;
+  j["first_interval_latency_avg"] = a;
+  j["second_half_latency_avg"] = b;
+  if (!settled)
+    j["message"] = fmt::format(
+        "warm-up may be too short: packets delivered in the window's first {} cycles averaged {:.1f} cycles of "
+        "latency, in its second half {:.1f}; raise sim.warmup_cycles (now {})",
+        every, a, b, warmup);
+  return j;
+}
+
+}  // namespace
+
+void show_progress(bool on) { g_progress = on; }
+
 int run_threads(const Config& cfg, bool packet_trace) {
   return cfg.get_string("router.allocator_impl") == "rtl" || packet_trace ? 1 : int(cfg.get_int("sim.threads"));
 }
@@ -168,11 +334,12 @@ void run_open(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
   const Cycle window = Cycle(cfg.get_int("sim.measure_cycles"));
   const Cycle drain_cap = Cycle(cfg.get_int("sim.drain_cap_cycles"));
   e.set_measure_window(warmup, warmup + window);
-  runner.run_until(warmup, [] { return false; });
+  track_statistics(cfg, net, warmup + window + drain_cap);
+  runner.run_until(warmup, [] { return false; }, "warm-up");
   const RouterActivity before = net.activity();
-  runner.run_until(warmup + window, [] { return false; });
+  runner.run_until(warmup + window, [] { return false; }, "measurement window");
   r.window_activity = net.activity() - before;
-  runner.run_until(warmup + window + drain_cap, [&] { return net.stats().outstanding() == 0; });
+  runner.run_until(warmup + window + drain_cap, [&] { return net.stats().outstanding() == 0; }, "drain, at most");
 
   const PacketStats& s = net.stats();
   const int nodes = e.nodes();
@@ -194,6 +361,7 @@ void run_open(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
   // window, far below 1 %.
   r.saturated = is_saturated(r.drained, r.accepted_load, r.offered_load_measured,
                              cfg.get_float("sim.saturation_accept_ratio"));
+  r.warmup_check = check_warmup(s, warmup, window);
 }
 
 // Batch and trace: every packet is measured and the run ends when the last
@@ -207,9 +375,11 @@ void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResul
   PacketStats& s = net.stats();
   e.set_measure_window(0, kNever);
   s.track_sources(e.nodes());
+  track_statistics(cfg, net, 0);
   const std::uint64_t total = net.finite_workload()->total_packets();
   const RouterActivity before = net.activity();
-  runner.run_until(Cycle(cfg.get_int("sim.max_cycles")), [&] { return s.latency.count() == total; });
+  runner.run_until(Cycle(cfg.get_int("sim.max_cycles")), [&] { return s.latency.count() == total; },
+                   "until every packet is delivered, at most");
   r.window_activity = net.activity() - before;
   const bool trace = cfg.get_string("traffic.source") == "trace";
   summarize_completion(cfg, net, runner.now(), s.latency.count() == total, trace ? "trace" : "batch", r);
@@ -274,6 +444,13 @@ void summarize_completion(const Config& cfg, const Network& net, Cycle now, bool
                                cfg.get_float("sim.saturation_accept_ratio"));
 }
 
+void track_statistics(const Config& cfg, Network& net, Cycle expected_cycles) {
+  PacketStats& s = net.stats();
+  s.track_window_sources(net.endpoints().nodes());
+  s.track_classes(message_classes(cfg));
+  s.sample_every(Cycle(cfg.get_int("sim.sample_cycles")), expected_cycles);
+}
+
 void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResult& r) {
   const Endpoints& e = net.endpoints();
   const PacketStats& s = net.stats();
@@ -293,6 +470,7 @@ void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResu
   r.flit_hops = net.flit_hops();
   r.power = network_power(cfg, net, r);
   if (cfg.get_bool("sim.heatmap")) r.heatmap = bisection_crossing(net);
+  summarize_distributions(net, now, r);
   if (r.flits_created != r.flits_ejected + r.flits_queued + r.flits_in_network) {
     std::ostringstream os;
     os << "flit conservation violated: created " << r.flits_created << " != ejected " << r.flits_ejected

@@ -54,6 +54,13 @@ struct RunResult {
   // input and output ports lie in different halves of the router's physical
   // ports (crossing its bisection; Fig. 10 of the NWN paper).
   nlohmann::ordered_json heatmap;
+  // Beyond the summary figures (docs/WORKLOADS.md, "Statistics"): the
+  // measured packets' exact latency histogram and CDF; the window's ejected
+  // flits per source and per destination with Jain's fairness index and the
+  // least and most served node; the latency of each message class; the
+  // packets delivered per interval of sim.sample_cycles; and whether the
+  // window's start had settled (open loop). Null where a run has none.
+  nlohmann::ordered_json latency_histogram, fairness, classes, time_series, warmup_check;
 
   nlohmann::ordered_json to_json() const;
 };
@@ -116,6 +123,10 @@ class Network;
 // Packets that crossed the routers' bisections (from the heatmaps) over all packets routed.
 nlohmann::ordered_json bisection_crossing(const Network& net);
 
+// A progress line on stderr about once a second during runs (nwnsim run
+// --progress, or on a terminal): the cycle, the phase and cycles per second.
+void show_progress(bool on);
+
 // Kernel threads for a run: sim.threads, or one where the run needs every
 // cycle in order on one thread (Verilated allocators; a packet trace, whose
 // lines then come in a reproducible order).
@@ -136,6 +147,9 @@ RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr,
 void summarize_completion(const Config& cfg, const Network& net, Cycle now, bool drained, const std::string& workload,
                           RunResult& r);
 void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResult& r);
+// Turns on the statistics beyond the summary (RunResult's latency_histogram
+// and on) for a run of about `expected_cycles`; before the run starts.
+void track_statistics(const Config& cfg, Network& net, Cycle expected_cycles);
 // The same on a network built by the caller (tests build special ones).
 RunResult run_network(const Config& cfg, Network& net, PerfResult* perf = nullptr);
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -39,6 +41,64 @@ std::string self_executable() {
   if (n <= 0) throw std::runtime_error("cannot find the nwnsim executable (/proc/self/exe)");
   buf[n] = 0;
   return buf;
+}
+
+namespace {
+
+// Runs `argv` (argv[0] a path) and waits; -1 when it cannot start (errno set).
+int spawn_and_wait(const std::vector<std::string>& args, bool silent) {
+  std::vector<char*> argv;
+  for (auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (silent) {
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  }
+  pid_t pid = 0;
+  const int err = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) {
+    errno = err;
+    return -1;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string plot_python() {
+  if (const char* configured = std::getenv("NWNSIM_PYTHON"); configured && *configured) return configured;
+  std::vector<std::string> found;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t at = 0; at <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+    const std::string python = (end > at ? dirs.substr(at, end - at) : std::string(".")) + "/python3";
+    at = end + 1;
+    if (access(python.c_str(), X_OK) != 0) continue;
+    found.push_back(python);
+    if (spawn_and_wait({python, "-c", "import matplotlib"}, true) == 0) return python;
+  }
+  return found.empty() ? "python3" : found.front();
+}
+
+}  // namespace
+
+std::string run_plot_script(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {plot_python()};
+  argv.push_back((std::filesystem::path(NWNSIM_SOURCE_DIR) / args.at(0)).string());
+  argv.insert(argv.end(), args.begin() + 1, args.end());
+  std::string command;
+  for (auto& a : argv) command += (command.empty() ? "" : " ") + a;
+  const int code = spawn_and_wait(argv, false);
+  if (code < 0)
+    return "cannot run " + argv[0] + " (" + std::strerror(errno) +
+           "; set NWNSIM_PYTHON to a Python 3 with matplotlib): " + command;
+  if (code != 0) return "exit " + std::to_string(code) + " (its error is above): " + command;
+  return "";
 }
 
 namespace {

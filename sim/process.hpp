@@ -36,6 +36,14 @@ class Interrupted : public std::runtime_error {
 };
 
 std::string self_executable();
+
+// Runs a plot script of scripts/ (`args`: the script's path relative to the
+// source tree, then its arguments) with Python, directly, no shell between:
+// NWNSIM_PYTHON if set, else the first python3 on PATH that has matplotlib
+// (else the first python3, whose error then says what is missing). The
+// script's output and errors go to ours. Returns "" on success, else what
+// failed, with the command.
+std::string run_plot_script(const std::vector<std::string>& args);
 // The nwnsim version and build: the project version and a checksum of the
 // executable, so results of one build are never taken for another's.
 const std::string& nwnsim_version();

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "provenance.hpp"
+
 namespace nwn {
 
 std::string Table::render() const {
@@ -33,6 +35,7 @@ std::string Table::csv() const {
     return q + "\"";
   };
   std::ostringstream os;
+  os << csv_provenance_line();
   auto line = [&](const std::vector<std::string>& cells) {
     for (std::size_t c = 0; c < cells.size(); ++c) os << (c ? "," : "") << cell(cells[c]);
     os << "\n";

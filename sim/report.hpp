@@ -11,7 +11,7 @@ struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   std::string render() const;  // aligned columns, right-justified numbers
-  std::string csv() const;
+  std::string csv() const;  // headed by a comment line naming the nwnsim build
 };
 
 }  // namespace nwn

@@ -8,7 +8,7 @@
 //   command = ["sweep", "--vary", "router.org=fc,bb", ...]   # nwnsim arguments
 //   quick   = ["--loads", "0.1:0.7:0.2", ...]                 # appended with --quick
 //   outputs = ["json", "csv"]                                 # the command writes --json/--csv
-//   plot    = ["scripts/plot_sweep.py", "{json}", "{prefix}"] # optional; run from the source tree
+//   plot    = ["scripts/plot_sweep.py", "{json}", "{prefix}"] # optional; the script's path in the source tree
 //
 // {json}, {csv} and {prefix} are substituted in the command too.
 //
@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -174,14 +173,10 @@ int run_reproduce(const ReproduceArgs& a) {
       continue;
     }
     if (!p.plot.empty() && !a.no_plot) {
-      // The plot runs in the source tree (scripts/...), so its paths are absolute.
-      const std::string abs = fs::absolute(prefix).string();
-      const std::map<std::string, std::string> plot_vars = {
-          {"{json}", abs + ".json"}, {"{csv}", abs + ".csv"}, {"{prefix}", abs}};
-      std::string cmd = "cd '" + std::string(NWNSIM_SOURCE_DIR) + "' && /usr/bin/python3";
-      for (auto& s : p.plot) cmd += " '" + substitute(s, plot_vars) + "'";
-      if (std::system(cmd.c_str()) != 0) {
-        std::cerr << "reproduce: the plot of " << p.name << " failed: " << cmd << "\n";
+      std::vector<std::string> plot;
+      for (auto& s : p.plot) plot.push_back(substitute(s, vars));
+      if (const std::string problem = run_plot_script(plot); !problem.empty()) {
+        std::cerr << "reproduce: the plot of " << p.name << " failed: " << problem << "\n";
         ++failed;
       }
     }

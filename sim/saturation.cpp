@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "config.hpp"
 #include "process.hpp"
+#include "provenance.hpp"
 #include "report.hpp"
 
 namespace nwn {
@@ -108,6 +109,7 @@ int run_saturation(const SaturationArgs& a) {
   if (!a.json_path.empty()) {
     nlohmann::ordered_json j;
     j["nwnsim"] = "saturation";
+    j["provenance"] = provenance(&base);
     j["config"] = base.to_json();
     j["bracket"] = {lo, hi};
     j["saturated_at_high"] = hi_sat;

@@ -25,10 +25,18 @@ class Histogram {
   std::uint64_t max() const { return max_; }
   // Smallest value v with at least q of the samples <= v.
   std::uint64_t percentile(double q) const;
+  // counts()[v]: samples equal to v (may run past max()).
+  const std::vector<std::uint64_t>& counts() const { return counts_; }
 
  private:
   std::vector<std::uint64_t> counts_;
   std::uint64_t n_ = 0, sum_ = 0, max_ = 0;
+};
+
+// What was delivered in one interval of the run (sim.sample_cycles), all
+// packets, measured or not, by delivery cycle.
+struct Interval {
+  std::uint64_t packets = 0, flits = 0, latency_sum = 0;
 };
 
 class PacketStats final : public PacketObserver {
@@ -47,9 +55,12 @@ class PacketStats final : public PacketObserver {
       last_delivery_[p.src] = std::max(last_delivery_[p.src], p.delivered_cycle);
       ++delivered_from_[p.src];
     }
+    if (p.window_flits && !window_flits_from_.empty()) window_flits_from_[std::size_t(p.src)] += p.window_flits;
+    if (sample_cycles_) sample(p);
     if (!p.measured) return;
     --outstanding_;
     latency.add(p.delivered_cycle - p.created_cycle);
+    if (p.cls < by_class_.size()) by_class_[p.cls].add(p.delivered_cycle - p.created_cycle);
     network_latency.add(p.delivered_cycle - p.injected_cycle);
     hops.add(p.hops);
   }
@@ -67,18 +78,52 @@ class PacketStats final : public PacketObserver {
   const std::vector<Cycle>& last_created_by_source() const { return last_created_by_; }
   const std::vector<Cycle>& last_delivery_by_source() const { return last_delivery_; }
   const std::vector<std::uint64_t>& delivered_by_source() const { return delivered_from_; }
+  // Per source node: flits ejected in the measurement window (they sum to
+  // the window's ejected flits).
+  void track_window_sources(int nodes) { window_flits_from_.assign(std::size_t(nodes), 0); }
+  const std::vector<std::uint64_t>& window_flits_by_source() const { return window_flits_from_; }
+  // Latency of the measured packets of each message class (classes > 1).
+  void track_classes(int classes) { by_class_.assign(classes > 1 ? std::size_t(classes) : 0, Histogram{}); }
+  const std::vector<Histogram>& latency_by_class() const { return by_class_; }
+  // A time series of intervals of `cycles` (0: off); `expected_cycles` sizes it up front.
+  void sample_every(Cycle cycles, Cycle expected_cycles) {
+    sample_cycles_ = cycles;
+    if (cycles) series_.reserve(std::size_t(expected_cycles / cycles + 1));
+    if (cycles) series_.resize(1);
+  }
+  Cycle sample_cycles() const { return sample_cycles_; }
+  const std::vector<Interval>& series() const { return series_; }
 
   Histogram latency, network_latency, hops;
   // Called for every delivered packet, measured or not (tests, packet traces).
   std::function<void(const PacketExtension&)> on_packet;
 
  private:
+  void sample(const PacketExtension& p) {
+    // Deliveries come nearly in cycle order: the last interval is nearly always the one.
+    if (p.delivered_cycle - interval_begin_ >= sample_cycles_) {
+      interval_ = std::size_t(p.delivered_cycle / sample_cycles_);
+      interval_begin_ = Cycle(interval_) * sample_cycles_;
+      if (interval_ >= series_.size()) series_.resize(interval_ + 1);
+    }
+    Interval& s = series_[interval_];
+    ++s.packets;
+    s.flits += p.size_flits;
+    s.latency_sum += p.delivered_cycle - p.created_cycle;
+  }
+
   std::uint64_t outstanding_ = 0;
   Cycle last_created_ = 0;
   std::vector<Cycle> last_delivery_;
   std::vector<std::uint64_t> delivered_from_;
   std::vector<std::uint64_t> created_flits_from_;
   std::vector<Cycle> last_created_by_;
+  std::vector<std::uint64_t> window_flits_from_;
+  std::vector<Histogram> by_class_;
+  Cycle sample_cycles_ = 0;
+  std::vector<Interval> series_;
+  std::size_t interval_ = 0;  // the interval of the last delivery, which begins at cycle interval_begin_
+  Cycle interval_begin_ = 0;
 };
 
 }  // namespace nwn

@@ -13,12 +13,16 @@ const BuildInfo& build_info() {
   return info;
 }
 
+std::string systemc_version_line() {
+  std::string systemc = build_info().systemc;
+  if (auto nl = systemc.find('\n'); nl != std::string::npos) systemc.resize(nl);
+  return systemc;
+}
+
 std::string version_text() {
   const BuildInfo& b = build_info();
-  std::string systemc = b.systemc;
-  if (auto nl = systemc.find('\n'); nl != std::string::npos) systemc.resize(nl);
   return fmt::format("nwnsim {}\ncommit {}\nbuild {}\ncompiler {}\n{}\n", b.version, b.commit, b.build_type,
-                     b.compiler, systemc);
+                     b.compiler, systemc_version_line());
 }
 
 }  // namespace nwn

@@ -12,6 +12,8 @@ struct BuildInfo {
   std::string systemc;     // SystemC's own version string
 };
 const BuildInfo& build_info();
+// SystemC's version, its first line (sc_version() spans several).
+std::string systemc_version_line();
 // The lines `nwnsim --version` prints.
 std::string version_text();
 

@@ -18,6 +18,7 @@ namespace {
 
 using test::nwnsim;
 using test::slurp;
+using test::without_provenance;
 using test::temp_path;
 
 const char* kSmall = "--set router.radix=16 --set sim.warmup_cycles=200 --set sim.measure_cycles=2000 ";
@@ -28,8 +29,8 @@ TEST(Cli, SameConfigAndSeedGiveBitIdenticalJson) {
   ASSERT_EQ(nwnsim(std::string("run ") + kSmall + "--set traffic.load=0.7 --json " + b).exit_code, 0);
   ASSERT_EQ(nwnsim(std::string("run ") + kSmall + "--set traffic.load=0.7 --set sim.seed=2 --json " + c).exit_code, 0);
   EXPECT_FALSE(slurp(a).empty());
-  EXPECT_EQ(slurp(a), slurp(b));
-  EXPECT_NE(slurp(a), slurp(c)) << "a different seed should change the results";
+  EXPECT_EQ(without_provenance(a), without_provenance(b));
+  EXPECT_NE(without_provenance(a), without_provenance(c)) << "a different seed should change the results";
 }
 
 // The kernel runs the routers of a cycle on several threads; what a router
@@ -90,7 +91,7 @@ TEST(Cli, SweepMatchesSingleRunsWhateverTheParallelism) {
   ASSERT_EQ(nwnsim(std::string("sweep ") + kSmall + "--loads 0.2,0.6 -j 1 --json " + j1).exit_code, 0);
   ASSERT_EQ(nwnsim(std::string("sweep ") + kSmall + "--loads 0.2,0.6 -j 2 --json " + j2).exit_code, 0);
   ASSERT_EQ(nwnsim(std::string("run ") + kSmall + "--set traffic.load=0.6 --json " + one).exit_code, 0);
-  EXPECT_EQ(slurp(j1), slurp(j2));
+  EXPECT_EQ(without_provenance(j1), without_provenance(j2));
   auto sweep = nlohmann::json::parse(slurp(j1));
   auto run = nlohmann::json::parse(slurp(one));
   ASSERT_EQ(sweep["points"].size(), 2u);
@@ -103,6 +104,8 @@ TEST(Cli, CsvHasHeaderAndOneRowPerPoint) {
   std::istringstream in(slurp(csv));
   std::string line;
   int lines = 0;
+  std::getline(in, line);
+  EXPECT_EQ(line.rfind("# nwnsim ", 0), 0u) << "the provenance comment line: " << line;
   std::getline(in, line);
   EXPECT_EQ(line.rfind("traffic.load,offered_load,", 0), 0u) << line;
   while (std::getline(in, line)) ++lines;
@@ -221,7 +224,7 @@ TEST(SweepOutDir, ResumeSkipsFinishedPointsAndMergesTheSame) {
   const std::string grid = std::string("sweep ") + kSmall + "--loads 0.2,0.4,0.6 -j 2 --out-dir " + dir;
   auto first = nwnsim(grid);
   ASSERT_EQ(first.exit_code, 0) << first.output;
-  const std::string merged = slurp(dir + "/sweep.json");
+  const std::string merged = without_provenance(dir + "/sweep.json");
   ASSERT_FALSE(merged.empty());
   // Simulate an interruption: one point lost. The rerun runs only that one.
   int removed = 0;
@@ -232,7 +235,7 @@ TEST(SweepOutDir, ResumeSkipsFinishedPointsAndMergesTheSame) {
   ASSERT_EQ(second.exit_code, 0) << second.output;
   EXPECT_NE(second.output.find("2 point(s) already in"), std::string::npos) << second.output;
   EXPECT_NE(second.output.find("1 to run"), std::string::npos) << second.output;
-  EXPECT_EQ(slurp(dir + "/sweep.json"), merged) << "a resumed sweep gives the same merged results";
+  EXPECT_EQ(without_provenance(dir + "/sweep.json"), merged) << "a resumed sweep gives the same merged results";
 }
 
 TEST(SweepOutDir, ArrayTasksThenMergeEqualOneSweep) {
@@ -247,7 +250,7 @@ TEST(SweepOutDir, ArrayTasksThenMergeEqualOneSweep) {
   auto merge = nwnsim(grid + " --merge-only --json " + temp_path("merged.json"));
   ASSERT_EQ(merge.exit_code, 0) << merge.output;
   ASSERT_EQ(nwnsim(std::string("sweep ") + kSmall + "--loads 0.3,0.5 --json " + whole).exit_code, 0);
-  EXPECT_EQ(slurp(temp_path("merged.json")), slurp(whole));
+  EXPECT_EQ(without_provenance(temp_path("merged.json")), without_provenance(whole));
   auto bad = nwnsim(grid + " --point 2");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.output.find("--point 2 but the grid has 2 points"), std::string::npos) << bad.output;

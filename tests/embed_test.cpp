@@ -269,6 +269,11 @@ TEST(Embed, PayloadBytesAndExtensionsGoThroughEndToEnd) {
   // A 40-byte write of 128-bit flits: 1 header + 3 data flits; its response 1; the read 1, its response 4.
   EXPECT_EQ(r.flits_created, 4u + 1u + 1u + 4u);
   EXPECT_EQ(net.outstanding(), 0u);
+  // Requests and responses are the two message classes, each with its latency.
+  ASSERT_EQ(r.classes.size(), 2u);
+  EXPECT_EQ(r.classes[0]["packets_measured"], 2u);
+  EXPECT_EQ(r.classes[1]["packets_measured"], 2u);
+  EXPECT_GT(r.classes[1]["latency_avg"].get<double>(), 0.0);
 }
 
 // --- (3) AT backpressure at both ends: a target that stalls loses nothing ---

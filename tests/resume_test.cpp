@@ -48,7 +48,7 @@ std::string reference_sweep(const std::string& args) {
   const std::string ref = temp_path("reference.json");
   auto r = nwnsim("sweep " + args + "--json " + ref);
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  return slurp(ref);
+  return test::without_provenance(ref);
 }
 
 std::vector<fs::path> point_files(const std::string& dir) {
@@ -118,11 +118,11 @@ TEST(SweepResume, ChangedBaseConfigIsAnErrorThatSaysWhatDiffers) {
   EXPECT_NE(changed.output.find("--out-dir '" + dir + "'"), std::string::npos) << changed.output;
   const auto merged = nlohmann::json::parse(slurp(dir + "/sweep.json"));
   EXPECT_EQ(merged["config"]["router.vcs"], 4);
-  EXPECT_EQ(slurp(dir + "/sweep.json"), reference_sweep(kShort + kGrid));
+  EXPECT_EQ(test::without_provenance(dir + "/sweep.json"), reference_sweep(kShort + kGrid));
   // The same grid with another value of a varied key is not a changed base.
   auto regrid = nwnsim("sweep " + kShort + "--vary router.org=fc,hc --loads 0.3,0.5 --out-dir " + dir);
   EXPECT_EQ(regrid.exit_code, 0) << regrid.output;
-  EXPECT_EQ(slurp(dir + "/sweep.json"), reference_sweep(kShort + "--vary router.org=fc,hc --loads 0.3,0.5 "));
+  EXPECT_EQ(test::without_provenance(dir + "/sweep.json"), reference_sweep(kShort + "--vary router.org=fc,hc --loads 0.3,0.5 "));
 }
 
 // A point of another config under a point's name (copied from another
@@ -138,7 +138,7 @@ TEST(SweepResume, PointOfAnotherConfigIsRerun) {
   EXPECT_NE(r.output.find(victim.string() + ": it ran another config (router.vcs: 2 -> 4)"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("3 point(s) already in"), std::string::npos) << r.output;
-  EXPECT_EQ(slurp(dir + "/sweep.json"), reference_sweep(kShort + kGrid));
+  EXPECT_EQ(test::without_provenance(dir + "/sweep.json"), reference_sweep(kShort + kGrid));
 }
 
 // --threads and --allocator reach the children (a point's config is the
@@ -192,7 +192,7 @@ TEST_P(DamagedPoint, IsNamedAndRerun) {
   EXPECT_NE(r.output.find(victim.string() + ": " + GetParam().says), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("running it again"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("1 to run"), std::string::npos) << r.output;
-  EXPECT_EQ(slurp(dir + "/sweep.json"), reference_sweep(kShort + kGrid));
+  EXPECT_EQ(test::without_provenance(dir + "/sweep.json"), reference_sweep(kShort + kGrid));
   // --merge-only does not run it but names it and counts it missing.
   GetParam().apply(victim);
   auto merge = nwnsim("sweep " + kShort + kGrid + "--out-dir " + dir + " --merge-only");
@@ -288,7 +288,7 @@ TEST_P(KilledSweep, ResumesToTheUninterruptedResults) {
     auto r = nwnsim("sweep " + kKillable + "--out-dir " + dir);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_EQ(unfinished_files(dir), 0);
-    EXPECT_EQ(slurp(dir + "/sweep.json"), reference);
+    EXPECT_EQ(test::without_provenance(dir + "/sweep.json"), reference);
   }
 }
 

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/config.hpp"
 #include "sim/experiment.hpp"
 
@@ -43,6 +45,14 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// A JSON result without its provenance block (the command line, date and
+// host differ between runs; everything else must not).
+inline std::string without_provenance(const std::string& path) {
+  auto j = nlohmann::ordered_json::parse(slurp(path));
+  j.erase("provenance");
+  return j.dump(2);
 }
 
 // A file name in the test temp directory, unique to the running test

@@ -14,6 +14,7 @@
 
 #include "../cli.hpp"
 #include "../config.hpp"
+#include "../provenance.hpp"
 #include "../report.hpp"
 #include "search.hpp"
 
@@ -32,6 +33,7 @@ void emit(const Table& t, const json& rows, const std::string& what, const Outpu
   if (!o.json_path.empty()) {
     json out;
     out["nwnsim"] = "topo search " + what;
+    out["provenance"] = provenance();
     out["rows"] = rows;
     write_file(o.json_path, out.dump(2) + "\n");
   }

@@ -17,6 +17,7 @@
 
 #include "../cli.hpp"
 #include "../config.hpp"
+#include "../provenance.hpp"
 #include "../report.hpp"
 #include "analysis.hpp"
 #include "search_cli.hpp"
@@ -187,6 +188,7 @@ int run_analyze(const AnalyzeArgs& a) {
   if (!a.json_path.empty()) {
     json out;
     out["nwnsim"] = "topo analyze";
+    out["provenance"] = provenance();
     out["cases"] = json::array();
     for (auto& c : cols) out["cases"].push_back(c.j);
     write_file(a.json_path, out.dump(2) + "\n");

@@ -1,0 +1,74 @@
+"""The Python package gets the same numbers as the nwnsim program (run by
+scripts/test through ctest, NWNSIM_BINARY naming the built program)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import nwnsim  # noqa: E402
+
+SHORT = {"router.radix": 16, "sim.warmup_cycles": 200, "sim.measure_cycles": 1500}
+
+
+def cli(*args):
+    p = subprocess.run([nwnsim.binary(), *args], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return p.stdout
+
+
+def sets(d):
+    return [a for k, v in d.items() for a in ("--set", f"{k}={v}")]
+
+
+def test_a_point_has_the_cli_results(tmp_path):
+    point = nwnsim.run(dict(SHORT, **{"router.org": "fc", "traffic.load": 0.4}))
+    out = tmp_path / "r.json"
+    cli("run", *sets(SHORT), "--set", "router.org=fc", "--set", "traffic.load=0.4", "--json", str(out))
+    want = json.loads(out.read_text())
+    assert point["results"] == want["results"]
+    assert point["config"] == want["config"]
+    assert point["provenance"]["version"] == want["provenance"]["version"]
+    df = nwnsim.frame(point)
+    assert len(df) == 1
+    assert df["latency_avg"][0] == want["results"]["latency_avg"]
+    assert df["power.switch_power_w"][0] == want["results"]["power"]["switch_power_w"]
+
+
+def test_a_sweep_has_the_cli_numbers_and_reads_back(tmp_path):
+    df = nwnsim.sweep({"router.org": ["fc", "hc"]}, loads=[0.2, 0.5], sets=SHORT, jobs=2)
+    assert list(df["router.org"]) == ["fc", "fc", "hc", "hc"]
+    assert list(df["traffic.load"]) == [0.2, 0.5, 0.2, 0.5]
+    csv = tmp_path / "s.csv"
+    cli("sweep", *sets(SHORT), "--vary", "router.org=fc,hc", "--loads", "0.2,0.5", "-j", "1", "--csv", str(csv))
+    assert csv.read_text().startswith("# nwnsim ")
+    from_cli = nwnsim.read(str(csv))
+    for col in ("accepted_load", "latency_avg", "latency_p99", "saturated", "flit_hops"):
+        assert list(df[col]) == list(from_cli[col]), col
+    # The histogram in the JSON agrees with the frame's p50.
+    first = df.attrs["nwnsim"]["points"][0]["results"]["latency_histogram"]
+    p50 = next(v for v, c in zip(first["latency"], first["cdf"]) if c >= 0.5)
+    assert p50 == df["latency_p50"][0]
+
+
+def test_plots_and_files_with_spaces(tmp_path):
+    df = nwnsim.sweep({"router.org": ["fc", "cn"]}, loads="0.3:0.9:0.3", sets=SHORT, jobs=2)
+    prefix = tmp_path / "my plots" / "curves"
+    prefix.parent.mkdir()
+    written = nwnsim.plot(df, str(prefix), formats=("png", "pdf"))
+    assert sorted(os.path.basename(w) for w in written) == sorted(
+        f"curves-{m}.{e}" for m in ("latency", "throughput", "power") for e in ("png", "pdf"))
+    for w in written:
+        assert os.path.getsize(w) > 1000, w
+    saved = tmp_path / "s.json"
+    saved.write_text(json.dumps(df.attrs["nwnsim"]))
+    assert nwnsim.read(str(saved))["latency_avg"].tolist() == df["latency_avg"].tolist()
+
+
+def test_errors_carry_the_message():
+    with pytest.raises(nwnsim.NwnsimError) as e:
+        nwnsim.run({"router.vcs": 0})
+    assert e.value.exit_code == 2
+    assert "router.vcs" in e.value.output
