@@ -13,11 +13,22 @@
 #include "../models/organization.hpp"
 #include "../power/technology.hpp"
 #include "network.hpp"
+#include "routing/routing.hpp"
 #include "topo/graph.hpp"
 #include "traffic.hpp"
 
 namespace nwn {
 namespace {
+
+// Every value network.topology accepts: the networks with their own Network
+// subclass and the graph topologies of sim/topo/.
+std::vector<std::string> topology_names() {
+  std::vector<std::string> names = registered_names("topology");
+  for (const std::string& n : registered_names("graph topology"))
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 std::vector<KeySpec> base_schema() {
   using V = ValueType;
@@ -59,13 +70,7 @@ std::vector<KeySpec> base_schema() {
        "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T); "
        "the graph topologies of sim/topo/ (torus, mesh, slimfly, dragonfly, fattree, ...) with parameters "
        "network.<topology>.*, simulated with a router.org router at every vertex (docs/TOPOLOGIES.md)"},
-      {"network.routing", V::String, "auto", 0, 0,
-       fixed({"auto", "random", "deterministic", "greedy2", "dor", "minimal", "minad", "valiant", "closad", "dal",
-              "ugal_l", "ugal_g"}),
-       "",
-       "global routing; fclos: random (default), deterministic, greedy2; hyperx: dor (default), minad, valiant, "
-       "closad, dal; graph topologies (torus, mesh, slimfly, dragonfly, ...): minimal (default), minad, valiant, "
-       "ugal_l, ugal_g, and dor (default) on torus and mesh (docs/TOPOLOGIES.md)"},
+      {"network.routing", V::String, "auto", 0, 0, routing_names, "", routing_help()},
       {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
        "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
       {"network.port_assignment", V::String, "tied", 0, 0, fixed({"tied", "interleaved"}), "",
@@ -267,16 +272,6 @@ std::string toml_type(ValueType t) {
 }
 
 }  // namespace
-
-std::string printable(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
-    else out += c;
-  }
-  return out;
-}
 
 const std::vector<KeySpec>& config_schema() {
   static const std::vector<KeySpec> schema = build_schema();

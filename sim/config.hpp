@@ -13,17 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../base/error.hpp"
+
 namespace nwn {
 
-// `text` with control characters (a NUL, a newline, an escape sequence) as
-// \xNN, so a value cannot cut a message short or garble the terminal.
-std::string printable(const std::string& text);
-
-// Its message is printable(): values quoted in it are shown whole.
-class ConfigError : public std::runtime_error {
- public:
-  explicit ConfigError(const std::string& message) : std::runtime_error(printable(message)) {}
-};
+// ConfigError and printable() live on the ground floor (base/error.hpp);
+// included here so every user of the config has them.
 
 enum class ValueType { Int, Float, Bool, String };
 

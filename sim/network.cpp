@@ -402,8 +402,8 @@ Clock clock_from(const Config& cfg) {
   return clock;
 }
 
-std::map<std::string, TopologyFactory>& topology_registry() {
-  static std::map<std::string, TopologyFactory> registry;
+Registry<TopologyFactory>& topology_registry() {
+  static Registry<TopologyFactory> registry("topology");
   return registry;
 }
 
@@ -412,36 +412,10 @@ TopologyFactory& graph_network_factory() {
   return factory;
 }
 
-std::map<std::string, std::vector<std::string>>& topology_routing_registry() {
-  static std::map<std::string, std::vector<std::string>> registry;
-  return registry;
-}
-
-std::function<std::vector<std::string>(const std::string&)>& graph_network_routings() {
-  static std::function<std::vector<std::string>(const std::string&)> routings;
-  return routings;
-}
-
-std::vector<std::string> topology_routings(const std::string& topology) {
-  if (auto it = topology_routing_registry().find(topology); it != topology_routing_registry().end()) return it->second;
-  if (topo::find_graph_topology(topology) && graph_network_routings()) return graph_network_routings()(topology);
-  return {};
-}
-
-std::vector<std::string> topology_names() {
-  std::vector<std::string> names;
-  for (auto& [n, f] : topology_registry()) names.push_back(n);
-  for (auto& [n, t] : topo::graph_topology_registry())
-    if (!topology_registry().count(n)) names.push_back(n);
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
   const std::string& name = cfg.get_string("network.topology");
-  auto it = topology_registry().find(name);
   TopologyFactory factory;
-  if (it != topology_registry().end()) factory = it->second;
+  if (const TopologyFactory* f = topology_registry().find(name)) factory = *f;
   else if (topo::find_graph_topology(name) && graph_network_factory()) factory = graph_network_factory();
   else throw ConfigError("config error: network.topology = '" + name + "' cannot be simulated");
   check_config(cfg);
@@ -466,7 +440,7 @@ TopologyRegistration reg_single("single", [](const Config& cfg, const Clock& clo
   auto net = std::make_unique<SingleRouterNetwork>(cfg, clock);
   net->build(cfg);
   return std::unique_ptr<Network>(std::move(net));
-}, {"auto"});
+});
 }  // namespace
 
 }  // namespace nwn
