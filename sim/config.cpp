@@ -12,10 +12,7 @@
 #include "../models/allocator.hpp"
 #include "../models/organization.hpp"
 #include "../power/technology.hpp"
-#include "network.hpp"
 #include "routing/routing.hpp"
-#include "topo/graph.hpp"
-#include "traffic.hpp"
 
 namespace nwn {
 namespace {
@@ -94,7 +91,8 @@ std::vector<KeySpec> base_schema() {
       {"traffic.batch_packets", V::Int, "100", 1, 1e9, nullptr, "packets", "mode = batch: packets each node sends"},
       {"traffic.batch_max_outstanding", V::Int, "0", 0, 1e9, nullptr, "packets",
        "mode = batch: a node waits while this many of its packets are undelivered (closed loop); 0: no limit"},
-      {"traffic.pattern", V::String, "uniform", 0, 0, traffic_pattern_names, "", "destination pattern"},
+      {"traffic.pattern", V::String, "uniform", 0, 0, [] { return registered_names("pattern"); }, "",
+       "destination pattern"},
       {"traffic.load", V::Float, "0.5", 0, 1, nullptr, "fraction of channel capacity",
        "offered load per node; 1.0 = one flit every serialization time of the terminal channel"},
       {"traffic.size_mix", V::String, "fixed", 0, 0, fixed({"fixed", "bimodal"}), "",
@@ -160,14 +158,14 @@ std::vector<KeySpec> base_schema() {
   };
 }
 
-// The base keys, then the parameters of every graph topology
-// (network.<topology>.<param>), each declared in its generator's file.
+// The base keys, then the keys components declare (the graph topologies'
+// network.<topology>.<param>, each in its generator's file).
 std::vector<KeySpec> build_schema() {
   std::vector<KeySpec> keys = base_schema();
-  for (auto& [name, t] : topo::graph_topology_registry())
-    for (const KeySpec& k : t.keys) {
-      if (k.key.rfind("network." + name + ".", 0) != 0)
-        throw std::logic_error("graph topology " + name + ": key " + k.key + " must start with network." + name + ".");
+  for (auto& [owner, owned] : config_key_registry())
+    for (const KeySpec& k : owned) {
+      if (k.key.rfind(owner + ".", 0) != 0)
+        throw std::logic_error("config keys of " + owner + ": key " + k.key + " must start with " + owner + ".");
       keys.push_back(k);
     }
   return keys;
@@ -272,6 +270,30 @@ std::string toml_type(ValueType t) {
 }
 
 }  // namespace
+
+Registry<std::vector<KeySpec>>& config_key_registry() {
+  static Registry<std::vector<KeySpec>> registry("config keys");
+  return registry;
+}
+
+OrganizationParams organization_params(const Config& cfg, int radix) {
+  OrganizationParams o;
+  o.name = cfg.get_string("router.org");
+  o.radix = radix;
+  o.vcs = int(cfg.get_int("router.vcs"));
+  o.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
+  o.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
+  o.input_speedup = int(cfg.get_int("router.input_speedup"));
+  o.subswitch_radix = int(cfg.get_int("router.subswitch_radix"));
+  o.cn_crossbar_stages = int(cfg.get_int("router.cn_crossbar_stages"));
+  o.seed = std::uint64_t(cfg.get_int("sim.seed"));
+  o.rc_cycles = int(cfg.get_int("router.rc_cycles"));
+  o.va_cycles = int(cfg.get_int("router.va_cycles"));
+  o.sa_cycles = int(cfg.get_int("router.sa_cycles"));
+  o.st_cycles = int(cfg.get_int("router.st_cycles"));
+  o.channel_pitch_um = double(cfg.get_int("channel.width_bits")) * 0.4;
+  return o;
+}
 
 const std::vector<KeySpec>& config_schema() {
   static const std::vector<KeySpec> schema = build_schema();

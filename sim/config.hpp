@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../base/error.hpp"
+#include "../base/registry.hpp"
 
 namespace nwn {
 
@@ -33,6 +34,11 @@ struct KeySpec {
 };
 
 const std::vector<KeySpec>& config_schema();
+// Keys declared by the component they configure instead of in the schema
+// table (the graph topologies' network.<name>.<param>), registered under
+// their owner ("network.<name>"), each key starting with "<owner>."; they
+// join the schema after the table, owner by owner.
+Registry<std::vector<KeySpec>>& config_key_registry();  // kind "config keys"
 const KeySpec* find_key(const std::string& key);
 
 class Config {
@@ -94,6 +100,11 @@ struct SmallestBuffer {
   std::string key;
 };
 SmallestBuffer smallest_vc_buffer(const Config& cfg);
+
+struct OrganizationParams;
+// The organization parameters of a router of the given radix, from the
+// router.* keys (one place for the simulator, compare and describe).
+OrganizationParams organization_params(const Config& cfg, int radix);
 
 // Markdown table of every key (docs/CONFIG.md is generated from this).
 std::string schema_markdown();

@@ -227,25 +227,6 @@ Network::~Network() {
   while (!routers_.empty()) routers_.pop_back();
 }
 
-OrganizationParams organization_params(const Config& cfg, int radix) {
-  OrganizationParams o;
-  o.name = cfg.get_string("router.org");
-  o.radix = radix;
-  o.vcs = int(cfg.get_int("router.vcs"));
-  o.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
-  o.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
-  o.input_speedup = int(cfg.get_int("router.input_speedup"));
-  o.subswitch_radix = int(cfg.get_int("router.subswitch_radix"));
-  o.cn_crossbar_stages = int(cfg.get_int("router.cn_crossbar_stages"));
-  o.seed = std::uint64_t(cfg.get_int("sim.seed"));
-  o.rc_cycles = int(cfg.get_int("router.rc_cycles"));
-  o.va_cycles = int(cfg.get_int("router.va_cycles"));
-  o.sa_cycles = int(cfg.get_int("router.sa_cycles"));
-  o.st_cycles = int(cfg.get_int("router.st_cycles"));
-  o.channel_pitch_um = double(cfg.get_int("channel.width_bits")) * 0.4;
-  return o;
-}
-
 RouterParams Network::router_params(const Config& cfg, int radix) const {
   RouterParams rp;
   rp.org = organization_params(cfg, radix);

@@ -17,10 +17,6 @@
 
 namespace nwn {
 
-// The organization parameters of a router of the given radix, from the
-// router.* keys (one place for the simulator, compare and describe).
-OrganizationParams organization_params(const Config& cfg, int radix);
-
 class Network {
  public:
   Network(const Config& cfg, const Clock& clock);

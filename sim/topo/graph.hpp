@@ -97,6 +97,7 @@ Graph build_graph(const Config& cfg);  // from network.topology
 struct GraphTopologyRegistration {
   explicit GraphTopologyRegistration(GraphTopology t) {
     std::string name = t.name;
+    config_key_registry().add("network." + name, t.keys);
     graph_topology_registry().add(name, std::move(t));
   }
 };
