@@ -49,23 +49,18 @@ int Allocator::allocate_one(int in, int base, std::uint64_t mask) {
   return grant_of_input(in);
 }
 
-std::map<std::string, AllocatorFactory>& allocator_registry() {
-  static std::map<std::string, AllocatorFactory> registry;
+Registry<AllocatorFactory>& allocator_registry() {
+  static Registry<AllocatorFactory> registry("allocator");
   return registry;
 }
 
 std::unique_ptr<Allocator> make_allocator(const std::string& name, const AllocatorParams& p) {
-  auto& reg = allocator_registry();
-  auto it = reg.find(name);
-  if (it == reg.end()) throw std::invalid_argument("unknown allocator '" + name + "'");
-  return it->second(p);
+  const AllocatorFactory* f = allocator_registry().find(name);
+  if (!f) throw std::invalid_argument("unknown allocator '" + name + "'");
+  return (*f)(p);
 }
 
-std::vector<std::string> allocator_names() {
-  std::vector<std::string> names;
-  for (auto& [name, f] : allocator_registry()) names.push_back(name);
-  return names;
-}
+std::vector<std::string> allocator_names() { return allocator_registry().names(); }
 
 std::string rtl_allocator_key(const std::string& algorithm, const AllocatorParams& p) {
   std::string key = algorithm + " " + std::to_string(p.inputs) + "x" + std::to_string(p.outputs);
@@ -73,8 +68,8 @@ std::string rtl_allocator_key(const std::string& algorithm, const AllocatorParam
   return key;
 }
 
-std::map<std::string, RtlAllocatorFactory>& rtl_allocator_registry() {
-  static std::map<std::string, RtlAllocatorFactory> registry;
+Registry<RtlAllocatorFactory>& rtl_allocator_registry() {
+  static Registry<RtlAllocatorFactory> registry("rtl allocator");
   return registry;
 }
 
@@ -102,8 +97,7 @@ std::unique_ptr<Allocator> make_rtl_allocator(const std::string& algorithm, cons
                                               const RtlOptions& options) {
   auto& reg = rtl_allocator_registry();
   const std::string key = rtl_allocator_key(algorithm, p);
-  auto it = reg.find(key);
-  if (it != reg.end()) return it->second(p, options);
+  if (const RtlAllocatorFactory* f = reg.find(key)) return (*f)(p, options);
   if (active_collector) {  // named with the others once the network is built; never simulated
     active_collector->add(key);
     return make_allocator(algorithm, p);

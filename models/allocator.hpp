@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../base/registry.hpp"
 #include "bits.hpp"
 
 namespace nwn {
@@ -101,13 +102,13 @@ class Allocator {
 using AllocatorFactory = std::function<std::unique_ptr<Allocator>(const AllocatorParams&)>;
 
 // Name -> factory. Adding an allocator touches only its own file.
-std::map<std::string, AllocatorFactory>& allocator_registry();
+Registry<AllocatorFactory>& allocator_registry();  // kind "allocator"
 std::unique_ptr<Allocator> make_allocator(const std::string& name, const AllocatorParams& p);
 std::vector<std::string> allocator_names();
 
 struct AllocatorRegistration {
   AllocatorRegistration(const std::string& name, AllocatorFactory f) {
-    allocator_registry()[name] = std::move(f);
+    allocator_registry().add(name, std::move(f));
   }
 };
 
@@ -122,7 +123,7 @@ struct RtlOptions {
 };
 using RtlAllocatorFactory = std::function<std::unique_ptr<Allocator>(const AllocatorParams&, const RtlOptions&)>;
 std::string rtl_allocator_key(const std::string& algorithm, const AllocatorParams& p);
-std::map<std::string, RtlAllocatorFactory>& rtl_allocator_registry();
+Registry<RtlAllocatorFactory>& rtl_allocator_registry();  // kind "rtl allocator"
 std::unique_ptr<Allocator> make_rtl_allocator(const std::string& algorithm, const AllocatorParams& p,
                                               const RtlOptions& options);
 
@@ -149,7 +150,7 @@ class RtlMissingSizes {
 
 struct RtlAllocatorRegistration {
   RtlAllocatorRegistration(const std::string& key, RtlAllocatorFactory f) {
-    rtl_allocator_registry()[key] = std::move(f);
+    rtl_allocator_registry().add(key, std::move(f));
   }
 };
 

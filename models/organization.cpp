@@ -6,8 +6,8 @@
 
 namespace nwn {
 
-std::map<std::string, OrganizationFactory>& organization_registry() {
-  static std::map<std::string, OrganizationFactory> registry;
+Registry<OrganizationFactory>& organization_registry() {
+  static Registry<OrganizationFactory> registry("organization");
   return registry;
 }
 
@@ -39,11 +39,7 @@ Organization make_organization(const OrganizationParams& p) {
   return org;
 }
 
-std::vector<std::string> organization_names() {
-  std::vector<std::string> names;
-  for (auto& [prefix, f] : organization_registry()) names.push_back(prefix);
-  return names;
-}
+std::vector<std::string> organization_names() { return organization_registry().names(); }
 
 void validate(const SwitchDescription& d) {
   const auto fail = [&](const std::string& what) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../base/registry.hpp"
 #include "flit.hpp"
 #include "routing.hpp"
 
@@ -129,13 +130,13 @@ constexpr int kMaxRadix = 4096;
 // Each factory parses the whole name strictly and checks the radix and
 // parameters; a name or radix it cannot build is std::invalid_argument
 // saying what its family allows.
-std::map<std::string, OrganizationFactory>& organization_registry();
+Registry<OrganizationFactory>& organization_registry();  // kind "organization"
 Organization make_organization(const OrganizationParams& p);
 std::vector<std::string> organization_names();
 
 struct OrganizationRegistration {
   OrganizationRegistration(const std::string& prefix, OrganizationFactory f) {
-    organization_registry()[prefix] = std::move(f);
+    organization_registry().add(prefix, std::move(f));
   }
 };
 

@@ -56,6 +56,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   Router(sc_core::sc_module_name name, int id, const RouterParams& p, GlobalRouting* global, const Clock& clock);
 
   int id() const { return id_; }
+  GlobalRouting* global_routing() const { return global_; }
   int radix() const { return int(org_.description.inputs.size()); }
   const SwitchDescription& description() const { return org_.description; }
   const std::vector<std::unique_ptr<Subswitch>>& subswitches() const { return subswitches_; }

@@ -11,7 +11,7 @@
 
 #include <toml++/toml.h>
 
-#include "../sim/config.hpp"
+#include "../base/error.hpp"
 
 namespace nwn {
 

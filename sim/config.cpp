@@ -13,12 +13,20 @@
 #include "../models/allocator.hpp"
 #include "../models/organization.hpp"
 #include "../power/technology.hpp"
-#include "network.hpp"
-#include "topo/graph.hpp"
-#include "traffic.hpp"
+#include "routing/routing.hpp"
 
 namespace nwn {
 namespace {
+
+// Every value network.topology accepts: the networks with their own Network
+// subclass and the graph topologies of sim/topo/.
+std::vector<std::string> topology_names() {
+  std::vector<std::string> names = registered_names("topology");
+  for (const std::string& n : registered_names("graph topology"))
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 std::vector<KeySpec> base_schema() {
   using V = ValueType;
@@ -66,13 +74,7 @@ std::vector<KeySpec> base_schema() {
        "single: one router with a terminal per port; fclos: k-ary n-tree folded Clos; hyperx: HyperX (L, S, K, T); "
        "the graph topologies of sim/topo/ (torus, mesh, slimfly, dragonfly, fattree, ...) with parameters "
        "network.<topology>.*, simulated with a router.org router at every vertex (docs/TOPOLOGIES.md)"},
-      {"network.routing", V::String, "auto", 0, 0,
-       fixed({"auto", "random", "deterministic", "greedy2", "dor", "minimal", "minad", "valiant", "closad", "dal",
-              "ugal_l", "ugal_g"}),
-       "",
-       "global routing; fclos: random (default), deterministic, greedy2; hyperx: dor (default), minad, valiant, "
-       "closad, dal; graph topologies (torus, mesh, slimfly, dragonfly, ...): minimal (default), minad, valiant, "
-       "ugal_l, ugal_g, and dor (default) on torus and mesh (docs/TOPOLOGIES.md)"},
+      {"network.routing", V::String, "auto", 0, 0, routing_names, "", routing_help()},
       {"network.deadlock_free", V::Bool, "true", 0, 0, nullptr, "",
        "graph topologies: true splits router.vcs into the routing's deadlock-free VC classes (hop-indexed, dateline) "
        "and checks that there are enough; false lets every packet use every VC, for deadlock studies: a network "
@@ -101,7 +103,8 @@ std::vector<KeySpec> base_schema() {
       {"traffic.batch_packets", V::Int, "100", 1, 1e9, nullptr, "packets", "mode = batch: packets each node sends"},
       {"traffic.batch_max_outstanding", V::Int, "0", 0, 1e9, nullptr, "packets",
        "mode = batch: a node waits while this many of its packets are undelivered (closed loop); 0: no limit"},
-      {"traffic.pattern", V::String, "uniform", 0, 0, traffic_pattern_names, "", "destination pattern"},
+      {"traffic.pattern", V::String, "uniform", 0, 0, [] { return registered_names("pattern"); }, "",
+       "destination pattern"},
       {"traffic.load", V::Float, "0.5", 0, 1, nullptr, "fraction of channel capacity",
        "offered load per node; 1.0 = one flit every serialization time of the terminal channel"},
       {"traffic.size_mix", V::String, "fixed", 0, 0, fixed({"fixed", "bimodal"}), "",
@@ -181,14 +184,14 @@ std::vector<KeySpec> base_schema() {
   };
 }
 
-// The base keys, then the parameters of every graph topology
-// (network.<topology>.<param>), each declared in its generator's file.
+// The base keys, then the keys components declare (the graph topologies'
+// network.<topology>.<param>, each in its generator's file).
 std::vector<KeySpec> build_schema() {
   std::vector<KeySpec> keys = base_schema();
-  for (auto& [name, t] : topo::graph_topology_registry())
-    for (const KeySpec& k : t.keys) {
-      if (k.key.rfind("network." + name + ".", 0) != 0)
-        throw std::logic_error("graph topology " + name + ": key " + k.key + " must start with network." + name + ".");
+  for (auto& [owner, owned] : config_key_registry())
+    for (const KeySpec& k : owned) {
+      if (k.key.rfind(owner + ".", 0) != 0)
+        throw std::logic_error("config keys of " + owner + ": key " + k.key + " must start with " + owner + ".");
       keys.push_back(k);
     }
   return keys;
@@ -294,14 +297,28 @@ std::string toml_type(ValueType t) {
 
 }  // namespace
 
-std::string printable(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
-    else out += c;
-  }
-  return out;
+Registry<std::vector<KeySpec>>& config_key_registry() {
+  static Registry<std::vector<KeySpec>> registry("config keys");
+  return registry;
+}
+
+OrganizationParams organization_params(const Config& cfg, int radix) {
+  OrganizationParams o;
+  o.name = cfg.get_string("router.org");
+  o.radix = radix;
+  o.vcs = int(cfg.get_int("router.vcs"));
+  o.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
+  o.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
+  o.input_speedup = int(cfg.get_int("router.input_speedup"));
+  o.subswitch_radix = int(cfg.get_int("router.subswitch_radix"));
+  o.cn_crossbar_stages = int(cfg.get_int("router.cn_crossbar_stages"));
+  o.seed = std::uint64_t(cfg.get_int("sim.seed"));
+  o.rc_cycles = int(cfg.get_int("router.rc_cycles"));
+  o.va_cycles = int(cfg.get_int("router.va_cycles"));
+  o.sa_cycles = int(cfg.get_int("router.sa_cycles"));
+  o.st_cycles = int(cfg.get_int("router.st_cycles"));
+  o.channel_pitch_um = double(cfg.get_int("channel.width_bits")) * 0.4;
+  return o;
 }
 
 const std::vector<KeySpec>& config_schema() {

@@ -13,17 +13,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../base/error.hpp"
+#include "../base/registry.hpp"
+
 namespace nwn {
 
-// `text` with control characters (a NUL, a newline, an escape sequence) as
-// \xNN, so a value cannot cut a message short or garble the terminal.
-std::string printable(const std::string& text);
-
-// Its message is printable(): values quoted in it are shown whole.
-class ConfigError : public std::runtime_error {
- public:
-  explicit ConfigError(const std::string& message) : std::runtime_error(printable(message)) {}
-};
+// ConfigError and printable() live on the ground floor (base/error.hpp);
+// included here so every user of the config has them.
 
 enum class ValueType { Int, Float, Bool, String };
 
@@ -38,6 +34,11 @@ struct KeySpec {
 };
 
 const std::vector<KeySpec>& config_schema();
+// Keys declared by the component they configure instead of in the schema
+// table (the graph topologies' network.<name>.<param>), registered under
+// their owner ("network.<name>"), each key starting with "<owner>."; they
+// join the schema after the table, owner by owner.
+Registry<std::vector<KeySpec>>& config_key_registry();  // kind "config keys"
 const KeySpec* find_key(const std::string& key);
 
 class Config {
@@ -99,6 +100,11 @@ struct SmallestBuffer {
   std::string key;
 };
 SmallestBuffer smallest_vc_buffer(const Config& cfg);
+
+struct OrganizationParams;
+// The organization parameters of a router of the given radix, from the
+// router.* keys (one place for the simulator, compare and describe).
+OrganizationParams organization_params(const Config& cfg, int radix);
 
 // Markdown table of every key (docs/CONFIG.md is generated from this).
 std::string schema_markdown();

@@ -227,25 +227,6 @@ Network::~Network() {
   while (!routers_.empty()) routers_.pop_back();
 }
 
-OrganizationParams organization_params(const Config& cfg, int radix) {
-  OrganizationParams o;
-  o.name = cfg.get_string("router.org");
-  o.radix = radix;
-  o.vcs = int(cfg.get_int("router.vcs"));
-  o.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
-  o.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
-  o.input_speedup = int(cfg.get_int("router.input_speedup"));
-  o.subswitch_radix = int(cfg.get_int("router.subswitch_radix"));
-  o.cn_crossbar_stages = int(cfg.get_int("router.cn_crossbar_stages"));
-  o.seed = std::uint64_t(cfg.get_int("sim.seed"));
-  o.rc_cycles = int(cfg.get_int("router.rc_cycles"));
-  o.va_cycles = int(cfg.get_int("router.va_cycles"));
-  o.sa_cycles = int(cfg.get_int("router.sa_cycles"));
-  o.st_cycles = int(cfg.get_int("router.st_cycles"));
-  o.channel_pitch_um = double(cfg.get_int("channel.width_bits")) * 0.4;
-  return o;
-}
-
 RouterParams Network::router_params(const Config& cfg, int radix) const {
   RouterParams rp;
   rp.org = organization_params(cfg, radix);
@@ -405,8 +386,8 @@ Clock clock_from(const Config& cfg) {
   return clock;
 }
 
-std::map<std::string, TopologyFactory>& topology_registry() {
-  static std::map<std::string, TopologyFactory> registry;
+Registry<TopologyFactory>& topology_registry() {
+  static Registry<TopologyFactory> registry("topology");
   return registry;
 }
 
@@ -415,36 +396,10 @@ TopologyFactory& graph_network_factory() {
   return factory;
 }
 
-std::map<std::string, std::vector<std::string>>& topology_routing_registry() {
-  static std::map<std::string, std::vector<std::string>> registry;
-  return registry;
-}
-
-std::function<std::vector<std::string>(const std::string&)>& graph_network_routings() {
-  static std::function<std::vector<std::string>(const std::string&)> routings;
-  return routings;
-}
-
-std::vector<std::string> topology_routings(const std::string& topology) {
-  if (auto it = topology_routing_registry().find(topology); it != topology_routing_registry().end()) return it->second;
-  if (topo::find_graph_topology(topology) && graph_network_routings()) return graph_network_routings()(topology);
-  return {};
-}
-
-std::vector<std::string> topology_names() {
-  std::vector<std::string> names;
-  for (auto& [n, f] : topology_registry()) names.push_back(n);
-  for (auto& [n, t] : topo::graph_topology_registry())
-    if (!topology_registry().count(n)) names.push_back(n);
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
   const std::string& name = cfg.get_string("network.topology");
-  auto it = topology_registry().find(name);
   TopologyFactory factory;
-  if (it != topology_registry().end()) factory = it->second;
+  if (const TopologyFactory* f = topology_registry().find(name)) factory = *f;
   else if (topo::find_graph_topology(name) && graph_network_factory()) factory = graph_network_factory();
   else throw ConfigError("config error: network.topology = '" + name + "' cannot be simulated");
   check_config(cfg);
@@ -480,7 +435,7 @@ TopologyRegistration reg_single("single", [](const Config& cfg, const Clock& clo
   auto net = std::make_unique<SingleRouterNetwork>(cfg, clock);
   net->build(cfg);
   return std::unique_ptr<Network>(std::move(net));
-}, {"auto"});
+});
 }  // namespace
 
 }  // namespace nwn

@@ -10,15 +10,12 @@
 
 #include "../models/endpoint.hpp"
 #include "../models/router.hpp"
+#include "../base/registry.hpp"
 #include "config.hpp"
 #include "stats.hpp"
 #include "traffic.hpp"
 
 namespace nwn {
-
-// The organization parameters of a router of the given radix, from the
-// router.* keys (one place for the simulator, compare and describe).
-OrganizationParams organization_params(const Config& cfg, int radix);
 
 class Network {
  public:
@@ -96,27 +93,14 @@ class Network {
   std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
 
+// Networks with their own Network subclass (kind "topology"); their
+// routings register under their name as family (sim/routing/routing.hpp).
 using TopologyFactory = std::function<std::unique_ptr<Network>(const Config&, const Clock&)>;
-std::map<std::string, TopologyFactory>& topology_registry();
-// Every value network.topology accepts: the registered networks and the
-// graph topologies of sim/topo/ (built by graph_network_factory()).
-std::vector<std::string> topology_names();
+Registry<TopologyFactory>& topology_registry();
 // Builds the network of any graph topology (set by sim/topology_graph.cpp).
 TopologyFactory& graph_network_factory();
-// The values of network.routing each registered network takes.
-std::map<std::string, std::vector<std::string>>& topology_routing_registry();
-// The values of network.routing a graph topology takes, by topology (set by
-// sim/topology_graph.cpp).
-std::function<std::vector<std::string>(const std::string&)>& graph_network_routings();
-// The values of network.routing a topology takes (auto first), or none if
-// the topology cannot be simulated.
-std::vector<std::string> topology_routings(const std::string& topology);
 struct TopologyRegistration {
-  // routings: the values of network.routing it takes (auto: its default).
-  TopologyRegistration(const std::string& name, TopologyFactory f, std::vector<std::string> routings) {
-    topology_registry()[name] = std::move(f);
-    topology_routing_registry()[name] = std::move(routings);
-  }
+  TopologyRegistration(const std::string& name, TopologyFactory f) { topology_registry().add(name, std::move(f)); }
 };
 
 // One router with a terminal on every port: the paper's single-router setup.

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config.hpp"
-#include "experiment.hpp"
+#include "run_result.hpp"
 
 namespace nwn {
 

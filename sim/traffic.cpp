@@ -7,22 +7,15 @@
 
 namespace nwn {
 
-std::map<std::string, PatternFactory>& traffic_pattern_registry() {
-  static std::map<std::string, PatternFactory> registry;
+Registry<PatternFactory>& traffic_pattern_registry() {
+  static Registry<PatternFactory> registry("pattern");
   return registry;
 }
 
-std::vector<std::string> traffic_pattern_names() {
-  std::vector<std::string> names;
-  for (auto& [n, f] : traffic_pattern_registry()) names.push_back(n);
-  return names;
-}
-
 std::unique_ptr<TrafficPattern> make_traffic_pattern(const std::string& name, const PatternParams& p) {
-  auto& reg = traffic_pattern_registry();
-  auto it = reg.find(name);
-  if (it == reg.end()) throw ConfigError("config error: traffic.pattern = '" + name + "' is not a known pattern");
-  return it->second(p);
+  const PatternFactory* f = traffic_pattern_registry().find(name);
+  if (!f) throw ConfigError("config error: traffic.pattern = '" + name + "' is not a known pattern");
+  return (*f)(p);
 }
 
 namespace {

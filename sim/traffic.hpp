@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../base/registry.hpp"
 #include "../models/endpoint.hpp"
 #include "../models/rng.hpp"
 
@@ -44,14 +45,13 @@ class TrafficPattern {
 };
 
 using PatternFactory = std::function<std::unique_ptr<TrafficPattern>(const PatternParams&)>;
-std::map<std::string, PatternFactory>& traffic_pattern_registry();
-std::vector<std::string> traffic_pattern_names();
+Registry<PatternFactory>& traffic_pattern_registry();  // kind "pattern"
 // Throws ConfigError naming traffic.pattern when the pattern cannot be built
 // for this node count (e.g. bit permutations need a power of two).
 std::unique_ptr<TrafficPattern> make_traffic_pattern(const std::string& name, const PatternParams& p);
 
 struct PatternRegistration {
-  PatternRegistration(const std::string& name, PatternFactory f) { traffic_pattern_registry()[name] = std::move(f); }
+  PatternRegistration(const std::string& name, PatternFactory f) { traffic_pattern_registry().add(name, std::move(f)); }
 };
 
 struct SyntheticParams {

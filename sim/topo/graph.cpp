@@ -129,16 +129,12 @@ std::vector<std::uint8_t> distances(const Graph& g) {
   return d;
 }
 
-std::map<std::string, GraphTopology>& graph_topology_registry() {
-  static std::map<std::string, GraphTopology> registry;
+Registry<GraphTopology>& graph_topology_registry() {
+  static Registry<GraphTopology> registry("graph topology");
   return registry;
 }
 
-const GraphTopology* find_graph_topology(const std::string& name) {
-  auto& reg = graph_topology_registry();
-  auto it = reg.find(name);
-  return it == reg.end() ? nullptr : &it->second;
-}
+const GraphTopology* find_graph_topology(const std::string& name) { return graph_topology_registry().find(name); }
 
 Graph build_graph(const Config& cfg) {
   const std::string& name = cfg.get_string("network.topology");

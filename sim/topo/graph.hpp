@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../../base/registry.hpp"
 #include "../config.hpp"
 
 namespace nwn::topo {
@@ -89,14 +90,15 @@ struct GraphTopology {
 
 // Name -> topology. A generator registers itself at the bottom of its own
 // file with GraphTopologyRegistration; its keys join the config schema.
-std::map<std::string, GraphTopology>& graph_topology_registry();
+Registry<GraphTopology>& graph_topology_registry();  // kind "graph topology"
 const GraphTopology* find_graph_topology(const std::string& name);
 Graph build_graph(const Config& cfg);  // from network.topology
 
 struct GraphTopologyRegistration {
   explicit GraphTopologyRegistration(GraphTopology t) {
     std::string name = t.name;
-    graph_topology_registry()[name] = std::move(t);
+    config_key_registry().add("network." + name, t.keys);
+    graph_topology_registry().add(name, std::move(t));
   }
 };
 

@@ -1,0 +1,155 @@
+// The routings of the graph network (sim/topology_graph.cpp): what they read
+// and the parts they share. A routing of any graph topology is one file
+// here: a class deriving GraphRouting<Self> with
+//   int port(Router&, int r, int dst, Rng&, std::uint32_t& aux, const Flit& head, int& cls)
+// (the network port toward router dst; cls: the VC class, preset to the
+// hops taken), registered with RoutingRegistration for family "graph".
+//
+// route_aux: bits 0-7 hops taken, bit 8 phase (1 = heading for the
+// destination), bits 10-31 intermediate router + 1 (valiant, ugal).
+// Unless a routing says otherwise, VC classes are hop-indexed: a packet that
+// has taken h router-to-router hops uses class h on its next channel, the
+// classes splitting router.vcs into equal ranges. Every channel-to-channel
+// dependency goes from class h to class h + 1, so the channel dependency
+// graph is acyclic whatever the topology; the cost is one class per hop of
+// the longest path. The ejection channel takes any VC (it always drains).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "../../models/rng.hpp"
+#include "../../models/router.hpp"
+#include "../topo/torus.hpp"
+#include "routing.hpp"
+
+namespace nwn {
+
+// What routing reads: the graph's ports, their physical numbers and the distances.
+struct GraphTables {
+  int routers = 0, radix = 0;
+  std::vector<int> net_begin;          // network ports of router r: net_begin[r] .. net_begin[r+1]-1
+  std::vector<int> far;                // far router of each network port
+  std::vector<std::int16_t> net_phys;  // physical port of each network port
+  std::vector<std::int16_t> term_phys;  // per node: physical port of its terminal
+  std::vector<int> node_router;
+  std::vector<std::uint8_t> from_terminal;  // [r * radix + physical input]: a terminal's channel
+  std::vector<std::uint8_t> dist;
+  int d(int a, int b) const { return dist[std::size_t(a) * routers + b]; }
+};
+
+struct GraphRoutingContext : RoutingContext {
+  std::shared_ptr<const GraphTables> tables;  // set before make()
+  int diameter = 0;      // D: the largest distance between routers with terminals
+  int eccentricity = 0;  // E: the largest distance from a router with terminals to any router
+  std::optional<topo::TorusShape> torus;  // torus and mesh
+  int vcs = 1;
+  int capacity_flits = 0;  // router.vcs x router.vc_depth_flits: a port's downstream buffer space
+  const std::vector<std::unique_ptr<Router>>* routers = nullptr;  // routings that read other routers
+  std::uint64_t seed = 1;
+  bool deadlock_free = true;  // network.deadlock_free: false puts every packet on every VC (one class)
+};
+
+constexpr std::uint32_t kGraphHopsMask = 0xff, kGraphPhaseBit = 1u << 8;
+constexpr int kGraphInterShift = 10;
+
+// The parts every graph routing shares: the tables and port choices.
+class GraphRoutingCore {
+ public:
+  GraphRoutingCore(const RoutingContext& c, int classes) : GraphRoutingCore(static_cast<const GraphRoutingContext&>(c), classes) {}
+  GraphRoutingCore(const GraphRoutingContext& c, int classes)
+      : keep_(c.tables), t_(*keep_), vcs_(c.vcs), classes_(c.deadlock_free ? classes : 1), capacity_(c.capacity_flits) {
+    for (int r = 0; r < t_.routers; ++r) rng_.emplace_back(c.seed, 0x6772ULL << 32 | std::uint64_t(r));
+  }
+
+ protected:
+  bool minimal(int p, int target, int want) const { return t_.d(t_.far[p], target) == want; }
+  int occupancy(const Router& router, int p) const { return capacity_ - router.output_credits(t_.net_phys[p]); }
+
+  int random_minimal(int r, int target, Rng& rng) const {
+    const int want = t_.d(r, target) - 1;
+    int count = 0;
+    for (int p = t_.net_begin[r]; p < t_.net_begin[r + 1]; ++p) count += minimal(p, target, want);
+    int pick = int(rng.below(std::uint32_t(count)));
+    for (int p = t_.net_begin[r];; ++p)
+      if (minimal(p, target, want) && pick-- == 0) return p;
+  }
+
+  // The minimal port with the most free credits; ties at random (with rng) or the first (without).
+  int adaptive_minimal(const Router& router, int r, int target, Rng* rng) const {
+    const int want = t_.d(r, target) - 1;
+    int best = -1, best_credits = -1;
+    std::uint32_t ties = 0;
+    for (int p = t_.net_begin[r]; p < t_.net_begin[r + 1]; ++p) {
+      if (!minimal(p, target, want)) continue;
+      const int c = router.output_credits(t_.net_phys[p]);
+      if (c > best_credits) {
+        best = p;
+        best_credits = c;
+        ties = 1;
+      } else if (c == best_credits && rng && rng->below(++ties) == 0) {
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  std::shared_ptr<const GraphTables> keep_;
+  const GraphTables& t_;
+  int vcs_, classes_, capacity_;
+  std::vector<Rng> rng_;
+};
+
+template <class Self>
+class GraphRouting : public GlobalRouting, protected GraphRoutingCore {
+ public:
+  using GraphRoutingCore::GraphRoutingCore;
+
+  void route(Router& router, int in_port, Flit& head) final {
+    const int r = router.id();
+    if (t_.from_terminal[std::size_t(r) * t_.radix + in_port]) head.route_aux = 0;  // at the source router
+    const int dst = t_.node_router[head.dst];
+    if (r == dst) {
+      finish(head, t_.term_phys[head.dst], 0, vcs_ - 1);
+      return;
+    }
+    std::uint32_t aux = std::uint32_t(head.route_aux);
+    const int hops = int(aux & kGraphHopsMask);
+    int cls = hops;
+    const int port = static_cast<Self*>(this)->port(router, r, dst, rng_[r], aux, head, cls);
+    if (classes_ == 1) cls = 0;  // network.deadlock_free = false, or one class anyway
+    else if (cls >= classes_) throw std::logic_error("graph routing: VC class beyond the classes counted at construction");
+    head.route_aux = std::int32_t((aux & ~kGraphHopsMask) | std::uint32_t(hops + 1));
+    finish(head, t_.net_phys[port], cls * vcs_ / classes_, (cls + 1) * vcs_ / classes_ - 1);
+  }
+
+ private:
+  static void finish(Flit& head, int phys, int lo, int hi) {
+    head.router_out = std::int16_t(phys);
+    head.router_vc_lo = std::uint8_t(lo);
+    head.router_vc_hi = std::uint8_t(hi);
+  }
+};
+
+// Hop-indexed classes for minimal paths: D classes.
+inline VcNeed minimal_path_classes(const RoutingContext& c) {
+  const auto& g = static_cast<const GraphRoutingContext&>(c);
+  return {std::max(1, g.diameter),
+          "one VC class per hop (hop-indexed classes keep the channel dependency graph acyclic), and minimal paths "
+          "between routers with terminals take up to " + std::to_string(g.diameter) + " hops"};
+}
+
+// Hop-indexed classes for a path through an intermediate router: 2E classes.
+inline VcNeed indirect_path_classes(const RoutingContext& c) {
+  const auto& g = static_cast<const GraphRoutingContext&>(c);
+  return {std::max(1, 2 * g.eccentricity),
+          "one VC class per hop (hop-indexed classes keep the channel dependency graph acyclic), and a path through "
+          "an intermediate router takes up to 2 x " + std::to_string(g.eccentricity) + " = " +
+              std::to_string(2 * g.eccentricity) + " hops"};
+}
+
+}  // namespace nwn

@@ -1,0 +1,235 @@
+// The kernel's building blocks on their own: Ring, PendingInputs, Link
+// (latency, serialization, credits, publication) and Kernel (blocks, publish
+// after the block, the same arrivals on one thread or two).
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+#include "models/kernel.hpp"
+#include "models/link.hpp"
+#include "models/ring.hpp"
+
+namespace nwn {
+namespace {
+
+TEST(Ring, FifoOrderAcrossWrapAndGrowth) {
+  Ring<int> r(4);
+  EXPECT_EQ(r.capacity(), 4u);
+  int next_in = 0, next_out = 0;
+  for (int round = 0; round < 3; ++round) {  // wrap: push 3, pop 2, so the head walks round
+    for (int i = 0; i < 3 && r.size() < 4; ++i) r.push(next_in++);
+    for (int i = 0; i < 2; ++i, r.pop()) EXPECT_EQ(r.front(), next_out++);
+  }
+  for (int i = 0; i < 9; ++i) r.push(next_in++);  // grows past 4 with the head mid-ring
+  EXPECT_GE(r.capacity(), r.size());
+  for (std::size_t i = 0; i < r.size(); ++i) EXPECT_EQ(r.at(i), next_out + int(i));
+  while (!r.empty()) {
+    EXPECT_EQ(r.front(), next_out++);
+    r.pop();
+  }
+  EXPECT_EQ(next_out, next_in);
+}
+
+TEST(Ring, AnEmptiedRingRestartsAtItsFirstSlot) {
+  Ring<int> r(8);
+  r.push(1);
+  const int* first = &r.front();
+  r.push(2);
+  r.pop();
+  EXPECT_NE(&r.front(), first);  // the head moved on
+  r.pop();
+  r.push(3);
+  EXPECT_EQ(&r.front(), first);
+}
+
+TEST(PendingInputs, VisitsOnlyMarkedInputsWhenDue) {
+  PendingInputs p;
+  p.resize(130);  // three words
+  p.mark(3);
+  p.mark(3);  // once
+  p.mark(64);
+  p.mark(129);
+  EXPECT_EQ(p.count(), 3);
+  std::vector<int> seen;
+  // Input 3 has its next item at cycle 5, 64 none, 129 at cycle 1.
+  p.visit_due(0, [&](int i) {
+    seen.push_back(i);
+    return i == 3 ? Cycle{5} : i == 129 ? Cycle{1} : kNever;
+  });
+  EXPECT_EQ(seen, (std::vector<int>{3, 64, 129}));
+  EXPECT_EQ(p.count(), 2);  // 64 had nothing more: unmarked
+  seen.clear();
+  p.visit_due(1, [&](int i) {
+    seen.push_back(i);
+    return kNever;
+  });
+  EXPECT_EQ(seen, std::vector<int>{129});  // 3 is not due before cycle 5
+  seen.clear();
+  p.visit_due(5, [&](int i) {
+    seen.push_back(i);
+    return kNever;
+  });
+  EXPECT_EQ(seen, std::vector<int>{3});
+  EXPECT_EQ(p.count(), 0);
+  p.visit_due(6, [&](int i) {
+    seen.push_back(i);
+    return kNever;
+  });
+  EXPECT_EQ(seen.size(), 1u);
+}
+
+// A link end that records what publication tells it.
+struct RecordingEnd : LinkEnd {
+  std::vector<int> flits, credits;
+  void flits_pending(int tag) override { flits.push_back(tag); }
+  void credits_pending(int tag) override { credits.push_back(tag); }
+};
+
+Flit flit(std::uint64_t id) {
+  Flit f;
+  f.packet_id = id;
+  return f;
+}
+
+TEST(Link, LatencySerializationAndCredits) {
+  LinkParams lp;
+  lp.latency_cycles = 3;
+  lp.credit_latency_cycles = 2;
+  lp.serialization_cycles = 2;
+  Link l("l", lp);
+  ASSERT_TRUE(l.can_send(10));
+  l.send(flit(7), 10, 1);  // one extra pipeline cycle: readable at 10 + 1 + 3
+  EXPECT_FALSE(l.can_send(11));  // serializing for 2 cycles
+  EXPECT_TRUE(l.can_send(12));
+  EXPECT_EQ(l.next_flit_at(), 14u);
+  EXPECT_FALSE(l.flit_ready(13));
+  ASSERT_TRUE(l.flit_ready(14));
+  EXPECT_EQ(l.pending_until(), 14u);
+  EXPECT_EQ(l.pop_flit().packet_id, 7u);
+  EXPECT_EQ(l.next_flit_at(), kNever);
+  l.send_credit(2, 14);
+  EXPECT_FALSE(l.credit_ready(15));
+  ASSERT_TRUE(l.credit_ready(16));
+  EXPECT_EQ(l.pop_credit(), 2);
+  EXPECT_EQ(l.flits_sent(), 1u);
+  EXPECT_THROW(Link("bad", LinkParams{0, 1, 1, 0.0, 64}), std::exception);
+}
+
+TEST(Link, WithAnOutboxASendIsSeenOnlyAfterPublish) {
+  Link l("l", LinkParams{});
+  RecordingEnd sender, receiver;
+  std::vector<Link*> outbox;
+  sender.outbox = &outbox;
+  receiver.outbox = &outbox;
+  l.set_sender(&sender, 4);
+  l.set_receiver(&receiver, 9);
+  l.reserve_flits(0);
+  l.reserve_credits(4, 1);
+  l.send(flit(1), 0);
+  l.send(flit(2), 1);  // the same cycle's link goes to the outbox once
+  EXPECT_EQ(outbox, std::vector<Link*>{&l});
+  EXPECT_EQ(l.next_flit_at(), kNever);  // unpublished: the reader sees nothing
+  EXPECT_FALSE(l.flit_ready(5));
+  EXPECT_TRUE(receiver.flits.empty());
+  l.publish();
+  EXPECT_EQ(receiver.flits, std::vector<int>{9});
+  EXPECT_EQ(l.next_flit_at(), 1u);
+  EXPECT_TRUE(l.flit_ready(1));
+  l.send_credit(0, 2);
+  EXPECT_TRUE(sender.credits.empty());
+  EXPECT_EQ(l.next_credit_at(), kNever);
+  l.publish();
+  EXPECT_EQ(sender.credits, std::vector<int>{4});
+  EXPECT_EQ(l.next_credit_at(), 3u);
+}
+
+TEST(Link, ALocalLinkPublishesAtOnce) {
+  Link l("l", LinkParams{});
+  RecordingEnd end;
+  std::vector<Link*> outbox;
+  end.outbox = &outbox;
+  l.set_sender(&end, 0);
+  l.set_receiver(&end, 0);  // one component at both ends
+  l.reserve_flits(0);
+  l.send(flit(1), 0);
+  EXPECT_TRUE(outbox.empty());
+  EXPECT_EQ(l.next_flit_at(), 1u);
+}
+
+// Kernel: a pinger (its own cluster) sends flit c in cycle c for c < 12 on
+// a link of latency 4; a ponger (another cluster) records each flit's id
+// and the cycle it read it. Both log their ticks.
+using TickLog = std::vector<std::pair<char, Cycle>>;
+
+struct Pinger : Clocked {
+  Link* out = nullptr;
+  TickLog* log = nullptr;
+  bool active(Cycle now) const override { return now < 12; }
+  void tick(Cycle now) override {
+    log->push_back({'a', now});
+    out->send(flit(now), now);
+  }
+  void flits_pending(int) override {}
+  void credits_pending(int) override {}
+};
+
+struct Ponger : Clocked {
+  Link* in = nullptr;
+  TickLog* log = nullptr;
+  PendingInputs pending;
+  std::vector<std::pair<std::uint64_t, Cycle>> got;
+  Ponger() { pending.resize(1); }
+  bool active(Cycle) const override { return pending.count() > 0; }
+  void tick(Cycle now) override {
+    log->push_back({'b', now});
+    pending.visit_due(now, [&](int) {
+      while (in->flit_ready(now)) got.push_back({in->pop_flit().packet_id, now});
+      return in->next_flit_at();
+    });
+  }
+  void flits_pending(int i) override { pending.mark(i); }
+  void credits_pending(int) override {}
+};
+
+struct PingPong {
+  Link link{"ping", LinkParams{4, 4, 1, 0.0, 64}};
+  Pinger a;
+  Ponger b;
+  TickLog log;
+  std::unique_ptr<Kernel> kernel;
+  PingPong(const char* name, int threads, int block, const Clock& clock) {
+    a.out = b.in = &link;
+    a.log = b.log = &log;
+    link.set_sender(&a, 0);
+    link.set_receiver(&b, 0);
+    link.reserve_flits(0);
+    link.reserve_for_blocks(block);
+    kernel = std::make_unique<Kernel>(name, std::vector<std::vector<Clocked*>>{{&a}, {&b}}, threads, block, clock);
+    kernel->set_horizon(40);
+  }
+};
+
+TEST(Kernel, BlocksAndThreadsChangeTheOrderOfTicksNotTheArrivals) {
+  const Clock clock;
+  PingPong step("step", 1, 1, clock), block("block", 1, 4, clock), two("two", 2, 4, clock);
+  sc_core::sc_start(clock.delay(40));
+  std::vector<std::pair<std::uint64_t, Cycle>> want;
+  for (Cycle c = 0; c < 12; ++c) want.push_back({c, c + 4});
+  EXPECT_EQ(step.b.got, want);
+  EXPECT_EQ(block.b.got, want);
+  EXPECT_EQ(two.b.got, want);
+  EXPECT_EQ(step.kernel->block(), 1);
+  EXPECT_EQ(block.kernel->block(), 4);
+  EXPECT_EQ(two.kernel->threads(), 2);
+  // Cycle by cycle the two alternate; in blocks of 4 the pinger runs cycles
+  // 0-3 before the ponger's cycle 0 (its state stays in the cache).
+  EXPECT_EQ(TickLog(step.log.begin(), step.log.begin() + 4), (TickLog{{'a', 0}, {'b', 0}, {'a', 1}, {'b', 1}}));
+  EXPECT_EQ(TickLog(block.log.begin(), block.log.begin() + 5),
+            (TickLog{{'a', 0}, {'a', 1}, {'a', 2}, {'a', 3}, {'b', 0}}));
+  // Idle cycles cost no evaluation: after the last delivery (cycle 15) the kernel sleeps.
+  EXPECT_LT(block.kernel->evaluations(), 40u / 4);
+}
+
+}  // namespace
+}  // namespace nwn
