@@ -197,10 +197,12 @@ struct PingPong {
   Pinger a;
   Ponger b;
   TickLog log;
+  TickLog log_b;  // on several threads the two tick at once: the ponger logs apart
   std::unique_ptr<Kernel> kernel;
   PingPong(const char* name, int threads, int block, const Clock& clock) {
     a.out = b.in = &link;
-    a.log = b.log = &log;
+    a.log = &log;
+    b.log = threads > 1 ? &log_b : &log;
     link.set_sender(&a, 0);
     link.set_receiver(&b, 0);
     link.reserve_flits(0);
