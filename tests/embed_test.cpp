@@ -95,19 +95,20 @@ void map_nodes(TlmNetwork& net) {
   for (int n = 0; n < net.nodes(); ++n) net.address_map().add(std::uint64_t(n) * kWindow, kWindow, n);
 }
 
-// A posted 8-byte write from `socket` to node `dst` (NodeExtension), at SystemC time.
+// A posted 8-byte write from `socket` to node `dst` (NodeExtension), at
+// SystemC time plus `delay`; `flits` > 0 sets the packet's size.
 template <typename Socket>
-void post_write(Socket& socket, int dst) {
+void post_write(Socket& socket, int dst, int flits = 0, sc_core::sc_time delay = sc_core::SC_ZERO_TIME) {
   tlm::tlm_generic_payload gp;
   NodeExtension ext;
   ext.node = dst;
+  ext.request_flits = flits;
   gp.set_extension(&ext);
   unsigned char data[8] = {};
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_data_ptr(data);
   gp.set_data_length(8);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  socket->b_transport(gp, d);
+  socket->b_transport(gp, delay);
   gp.clear_extension(&ext);
 }
 
@@ -494,20 +495,7 @@ TEST(Embed, WedgedNetworkIsReportedByTheWatchdog) {
   sc_core::sc_spawn(
       [&] {
         for (int k = 0; k < 16; ++k)
-          for (int n = 0; n < net.nodes(); ++n) {
-            tlm::tlm_generic_payload gp;
-            NodeExtension ext;
-            ext.node = (n + 3) % net.nodes();
-            ext.request_flits = 8;
-            gp.set_extension(&ext);
-            unsigned char data[8] = {};
-            gp.set_command(tlm::TLM_WRITE_COMMAND);
-            gp.set_data_ptr(data);
-            gp.set_data_length(8);
-            sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-            (*init.sockets[std::size_t(n)])->b_transport(gp, d);
-            gp.clear_extension(&ext);
-          }
+          for (int n = 0; n < net.nodes(); ++n) post_write(*init.sockets[std::size_t(n)], (n + 3) % net.nodes(), 8);
       },
       "send", &as_method);
   try {
@@ -560,17 +548,7 @@ TEST(Embed, LookaheadRunsBlocksAndBoundsHowLateACallEnters) {
     sc_core::wait(T * 10.2);           // 20.2: the block 19-21 has run (at 19.5)
     post_write(*init.sockets[0], 13);  // ceil: cycle 21, enters at 22
     sc_core::wait(T * 10.0);           // 30.2: the block 28-30 has run
-    tlm::tlm_generic_payload gp;
-    NodeExtension ext;
-    ext.node = 13;
-    gp.set_extension(&ext);
-    unsigned char data[8] = {};
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_data_ptr(data);
-    gp.set_data_length(8);
-    sc_core::sc_time d = T * 3.0;  // annotated: cycle ceil(33.2) = 34, not yet run
-    (*init.sockets[0])->b_transport(gp, d);
-    gp.clear_extension(&ext);
+    post_write(*init.sockets[0], 13, 0, T * 3.0);  // annotated: cycle ceil(33.2) = 34, not yet run
   });
   sc_core::sc_start(T * 200.0);
   ASSERT_EQ(targets.arrivals.size(), 3u);

@@ -62,7 +62,12 @@ class GraphRoutingCore {
  public:
   GraphRoutingCore(const RoutingContext& c, int classes) : GraphRoutingCore(static_cast<const GraphRoutingContext&>(c), classes) {}
   GraphRoutingCore(const GraphRoutingContext& c, int classes)
-      : keep_(c.tables), t_(*keep_), vcs_(c.vcs), classes_(c.deadlock_free ? classes : 1), capacity_(c.capacity_flits) {
+      : keep_(c.tables),
+        t_(*keep_),
+        vcs_(c.vcs),
+        classes_(c.deadlock_free ? classes : 1),
+        capacity_(c.capacity_flits),
+        one_class_(!c.deadlock_free) {
     for (int r = 0; r < t_.routers; ++r) rng_.emplace_back(c.seed, 0x6772ULL << 32 | std::uint64_t(r));
   }
 
@@ -101,6 +106,7 @@ class GraphRoutingCore {
   std::shared_ptr<const GraphTables> keep_;
   const GraphTables& t_;
   int vcs_, classes_, capacity_;
+  bool one_class_;  // network.deadlock_free = false: every packet on every VC
   std::vector<Rng> rng_;
 };
 
@@ -121,7 +127,7 @@ class GraphRouting : public GlobalRouting, protected GraphRoutingCore {
     const int hops = int(aux & kGraphHopsMask);
     int cls = hops;
     const int port = static_cast<Self*>(this)->port(router, r, dst, rng_[r], aux, head, cls);
-    if (classes_ == 1) cls = 0;  // network.deadlock_free = false, or one class anyway
+    if (one_class_) cls = 0;
     else if (cls >= classes_) throw std::logic_error("graph routing: VC class beyond the classes counted at construction");
     head.route_aux = std::int32_t((aux & ~kGraphHopsMask) | std::uint32_t(hops + 1));
     finish(head, t_.net_phys[port], cls * vcs_ / classes_, (cls + 1) * vcs_ / classes_ - 1);
