@@ -120,10 +120,11 @@ class Runner {
   Cycle now() const { return clock_.now(); }
 
  private:
-  // At most one line a second on stderr, rewritten in place.
+  // A line on stderr after the first chunk (so even a short run asked for
+  // progress shows one), then at most one a second, rewritten in place.
   void show_progress(const char* phase, Cycle until) {
     const auto t = std::chrono::steady_clock::now();
-    if (t - last_shown_ < std::chrono::seconds(1)) return;
+    if (shown_ && t - last_shown_ < std::chrono::seconds(1)) return;
     const double seconds = std::chrono::duration<double>(t - started_).count();
     last_shown_ = t;
     shown_ = true;

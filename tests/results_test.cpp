@@ -316,7 +316,7 @@ TEST(SmallThings, NetworkBannerNamesTheTopologyAndProgressIsShownWhenAsked) {
             std::string::npos)
       << r.output;
   EXPECT_EQ(r.output.find("nwnsim: cycle "), std::string::npos) << "no progress unless asked or on a terminal";
-  const auto p = nwnsim("run --set router.radix=64 --set sim.measure_cycles=150000 --progress");
+  const auto p = nwnsim("run --set router.radix=64 --set sim.measure_cycles=20000 --progress");
   ASSERT_EQ(p.exit_code, 0) << p.output;
   EXPECT_NE(p.output.find("nwnsim: cycle "), std::string::npos) << p.output;
   EXPECT_NE(p.output.find("cycles/s"), std::string::npos) << p.output;
