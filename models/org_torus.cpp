@@ -29,8 +29,8 @@ namespace {
 enum Dir { XP = 0, XM = 1, YP = 2, YM = 3 };
 
 // local_aux: bits 0-15 intermediate subswitch, bit 16 phase (1 = to the
-// output), bit 17 crossed the dateline of the current dimension, bits 18-19
-// the direction of the last hop + 1 (0: none yet).
+// output), bit 17 crossed the dateline of the current dimension, bits 18-20
+// the direction of the last hop + 1 (0: none yet; y- is 4, so three bits).
 class TorusRouting final : public InternalRouting {
  public:
   TorusRouting(int s, int c, bool valiant, std::uint64_t seed, std::string org)
@@ -45,7 +45,7 @@ class TorusRouting final : public InternalRouting {
     std::uint32_t aux = std::uint32_t(head.local_aux);
     int target = (aux & (1u << 16)) ? head.router_out : int(aux & 0xffff);
     if (!(aux & (1u << 16)) && ss == target) {  // reached the intermediate
-      aux = (aux | (1u << 16)) & ~((1u << 17) | (3u << 18));
+      aux = (aux | (1u << 16)) & ~((1u << 17) | (7u << 18));
       target = head.router_out;
     }
     if (ss == target) {
@@ -62,7 +62,7 @@ class TorusRouting final : public InternalRouting {
       dir = ((ty - y + s_) % s_) <= s_ / 2 ? YP : YM;
       pos = y;
     }
-    const int last = int((aux >> 18) & 3u) - 1;
+    const int last = int((aux >> 18) & 7u) - 1;
     bool crossed = (aux & (1u << 17)) && last >= 0 && (last / 2) == (dir / 2);
     if ((dir == XP || dir == YP) ? pos == s_ - 1 : pos == 0) crossed = true;  // this hop wraps
     aux = (aux & 0xffffu) | (aux & (1u << 16)) | (crossed ? 1u << 17 : 0u) | (std::uint32_t(dir + 1) << 18);

@@ -381,6 +381,13 @@ void Subswitch::report_buffers(std::ostream& os) const {
         if (v.out_vc >= 0) {
           os << " vc " << v.out_vc;
           if (o.track_credits) os << " (credits " << o.credits[v.out_vc] << ")";
+        } else if (v.state == VcState::VcAlloc) {  // what each VC it may take lacks
+          os << " vcs";
+          for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov) {
+            os << " " << ov;
+            if (o.owned(ov)) os << " (held)";
+            else if (o.track_credits) os << " (credits " << o.credits[ov] << ")";
+          }
         }
       }
       os << "; front packet " << f.packet_id << " " << f.src << "->" << f.dst << (f.head ? " head" : " body")

@@ -3,8 +3,12 @@
 // and the energy relations the paper reports (through nwnsim compare).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
+#include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -163,6 +167,87 @@ TEST_P(LongSoak, HundredThousandCyclesAtFullLoad) {
 }
 
 const auto kAllOrgs = ::testing::Values("cn", "hc", "fc", "fc5", "fc6-isu2", "trv", "trm", "hxv", "hxm", "hx05", "hx10");
+
+// Internal deadlock freedom, checked on the structure rather than hoped for
+// from a soak: every route a head takes through the organization is a chain
+// of (internal channel, VC) resources, and a packet holding one waits for any
+// VC of the next; those waits must form no cycle (Dally and Seitz). Routes of
+// every input to every output, several times over (Valiant and the choice
+// among parallel channels are random).
+class InternalRoutes : public ::testing::TestWithParam<const char*> {};
+TEST_P(InternalRoutes, ChannelDependenciesFormNoCycle) {
+  for (const int radix : {16, 36, 64}) {
+    OrganizationParams p;
+    p.name = GetParam();
+    p.radix = radix;
+    p.vcs = 4;
+    Organization org;
+    try {
+      org = make_organization(p);
+    } catch (const std::invalid_argument&) {
+      continue;  // a radix this family is not built at
+    }
+    const SwitchDescription& d = org.description;
+    const int V = p.vcs;
+    std::map<std::pair<int, int>, int> channel_at;  // (subswitch, output port) -> internal channel
+    for (std::size_t c = 0; c < d.channels.size(); ++c) channel_at[{d.channels[c].from_ss, d.channels[c].from_port}] = int(c);
+    std::vector<std::set<int>> waits(d.channels.size() * std::size_t(V));
+    for (int in = 0; in < radix; ++in)
+      for (int out = 0; out < radix; ++out)
+        for (int trial = 0; trial < 4; ++trial) {
+          Flit head;
+          head.head = true;
+          head.router_out = out;
+          head.router_vc_lo = 0;
+          head.router_vc_hi = V - 1;
+          int ss = d.inputs[std::size_t(in)].ss, port = d.inputs[std::size_t(in)].port;
+          int held_lo = -1, held_hi = -1;  // resources of the previous hop
+          for (int hop = 0;; ++hop) {
+            ASSERT_LE(hop, d.max_subswitch_hops) << p.name << " " << radix << ": " << in << " -> " << out;
+            const RouteDecision r = org.routing->route(ss, port, head);
+            const auto ch = channel_at.find({ss, r.out_port});
+            if (ch == channel_at.end()) {  // left the router: at the output asked for
+              EXPECT_EQ(ss, d.outputs[std::size_t(out)].ss);
+              EXPECT_EQ(r.out_port, d.outputs[std::size_t(out)].port);
+              break;
+            }
+            const int lo = ch->second * V + r.vc_lo, hi = ch->second * V + r.vc_hi;
+            for (int h = held_lo; h >= 0 && h <= held_hi; ++h)
+              for (int w = lo; w <= hi; ++w) waits[std::size_t(h)].insert(w);
+            held_lo = lo;
+            held_hi = hi;
+            head.vc = r.vc_lo;
+            ss = d.channels[std::size_t(ch->second)].to_ss;
+            port = d.channels[std::size_t(ch->second)].to_port;
+          }
+        }
+    // Depth-first search for a cycle; the first one found is named.
+    std::vector<int> state(waits.size(), 0);  // 0 new, 1 on the stack, 2 done
+    std::vector<int> stack;
+    int closing = -1;  // the resource the cycle returns to
+    std::function<bool(int)> cyclic = [&](int r) {
+      state[std::size_t(r)] = 1;
+      stack.push_back(r);
+      for (int w : waits[std::size_t(r)]) {
+        if (state[std::size_t(w)] == 1) closing = w;
+        if (closing >= 0 || (state[std::size_t(w)] == 0 && cyclic(w))) return true;
+      }
+      stack.pop_back();
+      state[std::size_t(r)] = 2;
+      return false;
+    };
+    for (int r = 0; r < int(waits.size()); ++r) {
+      if (state[std::size_t(r)] != 0 || !cyclic(r)) continue;
+      std::ostringstream os;
+      for (auto x = std::find(stack.begin(), stack.end(), closing); x != stack.end(); ++x) {
+        const ChannelSpec& c = d.channels[std::size_t(*x / V)];
+        os << " " << d.subswitches[std::size_t(c.from_ss)].name << "." << c.from_port << "/vc" << *x % V;
+      }
+      ADD_FAILURE() << p.name << " radix " << radix << ": the waits close a cycle:" << os.str();
+      break;
+    }
+  }
+}
 std::string org_test_name(const ::testing::TestParamInfo<const char*>& info) {
   std::string n = info.param;
   for (char& c : n)
@@ -171,6 +256,7 @@ std::string org_test_name(const ::testing::TestParamInfo<const char*>& info) {
 }
 INSTANTIATE_TEST_SUITE_P(Organizations, Soak, kAllOrgs, org_test_name);
 INSTANTIATE_TEST_SUITE_P(Organizations, LongSoak, kAllOrgs, org_test_name);
+INSTANTIATE_TEST_SUITE_P(Organizations, InternalRoutes, kAllOrgs, org_test_name);
 
 double accepted(const std::string& org, const std::string& pattern) {
   const auto r = test::nwnsim("run --set router.org=" + org + " --set traffic.pattern=" + pattern +
