@@ -1,6 +1,7 @@
 #include "embed.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -62,6 +63,7 @@ struct TlmNetwork::Txn {
   bool in_use = false;
   std::unique_ptr<tlm::tlm_generic_payload> copy;  // kept for the next posted transaction
   std::vector<unsigned char> data, byte_enables;
+  std::vector<std::uint8_t> copy_holds;  // extension slots `copy` holds
 };
 
 struct TlmNetwork::Node {
@@ -240,22 +242,51 @@ void TlmNetwork::inject(Txn* t, int node, int dst, int flits, int cls, Cycle at)
   net_->kernel()->wake_at(at);
 }
 
+// The network's own copy of a posted write, in t->copy: the fields, data
+// and byte enables, and one pass over the extension slots (extensions the
+// copy already holds are copied into, the user's new ones cloned, ones the
+// user's payload lacks freed): what deep_copy_from and a clean-up pass did
+// in three passes.
+void TlmNetwork::copy_posted(const tlm::tlm_generic_payload& user, Txn& t) {
+  tlm::tlm_generic_payload& c = *t.copy;
+  const unsigned length = user.get_data_length();
+  t.data.resize(length);
+  if (length && user.get_data_ptr()) std::memcpy(t.data.data(), user.get_data_ptr(), length);
+  const unsigned be = user.get_byte_enable_ptr() ? user.get_byte_enable_length() : 0;
+  t.byte_enables.resize(be);
+  if (be) std::memcpy(t.byte_enables.data(), user.get_byte_enable_ptr(), be);
+  c.set_command(user.get_command());
+  c.set_address(user.get_address());
+  c.set_data_ptr(length ? t.data.data() : nullptr);
+  c.set_data_length(length);
+  c.set_byte_enable_ptr(be ? t.byte_enables.data() : nullptr);
+  c.set_byte_enable_length(be);
+  c.set_streaming_width(user.get_streaming_width());
+  c.set_dmi_allowed(user.is_dmi_allowed());
+  c.set_gp_option(user.get_gp_option());
+  c.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const unsigned n = tlm::max_num_extensions();
+  t.copy_holds.resize(n);  // which slots of the copy hold an extension (asking costs a call)
+  for (unsigned i = 0; i < n; ++i) {
+    const tlm::tlm_extension_base* from = user.get_extension(i);
+    if (from && t.copy_holds[i]) {
+      c.get_extension(i)->copy_from(*from);
+    } else if (from) {
+      c.set_extension(i, from->clone());
+      t.copy_holds[i] = c.get_extension(i) != nullptr;  // clone() may decline
+    } else if (t.copy_holds[i]) {
+      c.set_extension(i, nullptr)->free();
+      t.copy_holds[i] = 0;
+    }
+  }
+}
+
 // The request enters node src's source queue at cycle `at`.
 void TlmNetwork::accept(int src, Txn* t, Cycle at) {
   ++nodes_[std::size_t(src)]->accepted;
   if (posted_) {  // the initiator may reuse its payload at once: the network carries a copy
-    const tlm::tlm_generic_payload& user = *t->gp;
-    t->data.resize(user.get_data_length());
-    t->byte_enables.resize(user.get_byte_enable_ptr() ? user.get_byte_enable_length() : 0);
     if (!t->copy) t->copy = std::make_unique<tlm::tlm_generic_payload>();
-    // Extensions of an earlier transaction that this one lacks go; the
-    // others are reused (deep_copy_from copies into them).
-    for (unsigned i = 0, n = tlm::max_num_extensions(); i < n; ++i)
-      if (t->copy->get_extension(i) && !user.get_extension(i)) t->copy->set_extension(i, nullptr)->free();
-    t->copy->set_data_ptr(t->data.empty() ? nullptr : t->data.data());
-    t->copy->set_byte_enable_ptr(t->byte_enables.empty() ? nullptr : t->byte_enables.data());
-    t->copy->deep_copy_from(user);
-    t->copy->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    copy_posted(*t->gp, *t);
     t->gp = t->copy.get();
   } else if (t->gp->has_mm()) {
     t->gp->acquire();

@@ -136,6 +136,7 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   bool admit(int src, tlm::tlm_generic_payload& gp, Txn& t);
   void inject(Txn* t, int node, int dst, int flits, int cls, Cycle at);
   void accept(int src, Txn* t, Cycle at);
+  void copy_posted(const tlm::tlm_generic_payload& user, Txn& t);
   void try_deliver_request(int node);
   void try_deliver_response(int node);
   void target_accepted(int node, const sc_core::sc_time& delay, bool answered);
