@@ -176,7 +176,7 @@ const auto kAllOrgs = ::testing::Values("cn", "hc", "fc", "fc5", "fc6-isu2", "tr
 // among parallel channels are random).
 class InternalRoutes : public ::testing::TestWithParam<const char*> {};
 TEST_P(InternalRoutes, ChannelDependenciesFormNoCycle) {
-  for (const int radix : {16, 36, 64}) {
+  for (const int radix : {16, 36, 64, 144, 256}) {
     OrganizationParams p;
     p.name = GetParam();
     p.radix = radix;
