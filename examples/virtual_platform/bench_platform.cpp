@@ -8,12 +8,16 @@
 //                             blocks of 10 cycles (the links' latency), as the
 //                             built-in run has; calls annotated a block ahead
 //                             stay exact
-// Each prints cycles/s, flit-hops/s and ns per flit-hop. scripts/bench-embed
-// runs both alternately and reports the ratio. One mode a process: SystemC
-// elaborates once.
+// A second argument sets the packet size in flits (default 1, the worst
+// case for the embedding: all its per-packet work over few flit-hops; 9 is a
+// 64-byte cache line of 64-bit flits and a header), at the same load in
+// flits. Each prints cycles/s, flit-hops/s and ns per flit-hop.
+// scripts/bench-embed runs the modes alternately and reports the ratios. One
+// mode a process: SystemC elaborates once.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -23,10 +27,10 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-constexpr double kLoad = 0.3;
+constexpr double kLoad = 0.3;  // flits per node and cycle
 constexpr std::uint64_t kCycles = 20000;
 
-nwn::Config bench_config() {
+nwn::Config bench_config(int flits) {
   nwn::Config cfg;
   cfg.load_string(R"(
     [network]
@@ -47,6 +51,7 @@ nwn::Config bench_config() {
     protocol = "posted"
     source_queue_packets = 64
   )", "bench_platform");
+  cfg.set("traffic.packet_flits", std::to_string(flits), "bench_platform");
   return cfg;
 }
 
@@ -66,19 +71,20 @@ struct Source : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Source, nwn::kTlmBusWidth> socket;
   int node, nodes;
   sc_core::sc_time period;
-  Source(sc_core::sc_module_name n, int node_, int nodes_, sc_core::sc_time p)
-      : sc_module(n), socket("socket"), node(node_), nodes(nodes_), period(p) {
+  int flits;
+  Source(sc_core::sc_module_name n, int node_, int nodes_, sc_core::sc_time p, int flits_)
+      : sc_module(n), socket("socket"), node(node_), nodes(nodes_), period(p), flits(flits_) {
     SC_THREAD(run);
   }
   void run() {
     tlm_utils::tlm_quantumkeeper qk;
     qk.reset();
     std::mt19937_64 rng(std::uint64_t(node) * 0x9e3779b97f4a7c15ULL + 1);
-    std::geometric_distribution<std::uint64_t> gap(kLoad);
+    std::geometric_distribution<std::uint64_t> gap(kLoad / flits);
     std::uniform_int_distribution<int> dest(0, nodes - 1);
     tlm::tlm_generic_payload gp;
     nwn::NodeExtension ext;
-    ext.request_flits = 1;
+    ext.request_flits = flits;
     gp.set_extension(&ext);
     unsigned char data[8] = {};
     gp.set_command(tlm::TLM_WRITE_COMMAND);
@@ -106,7 +112,12 @@ void report(const char* mode, double wall, std::uint64_t cycles, std::uint64_t h
 
 int sc_main(int argc, char* argv[]) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  nwn::Config cfg = bench_config();
+  const int flits = argc > 2 ? std::atoi(argv[2]) : 1;
+  if (flits < 1 || flits > 16) {
+    std::fprintf(stderr, "bench_platform: packet size %s flits (allowed: 1 to 16)\n", argv[2]);
+    return 2;
+  }
+  nwn::Config cfg = bench_config(flits);
   if (mode == "builtin") {
     nwn::PerfResult perf;
     const nwn::RunResult r = nwn::run_experiment(cfg, &perf);
@@ -115,7 +126,7 @@ int sc_main(int argc, char* argv[]) {
   }
   if (mode == "external-blocks") cfg.set("embed.lookahead_cycles", "10", "bench_platform");
   else if (mode != "external") {
-    std::fprintf(stderr, "usage: bench_platform builtin|external|external-blocks\n");
+    std::fprintf(stderr, "usage: bench_platform builtin|external|external-blocks [FLITS]\n");
     return 2;
   }
   tlm::tlm_global_quantum::instance().set(sc_core::sc_time(20, sc_core::SC_NS));  // 100 cycles
@@ -123,7 +134,7 @@ int sc_main(int argc, char* argv[]) {
   std::vector<std::unique_ptr<Source>> sources;
   std::vector<std::unique_ptr<Sink>> sinks;
   for (int n = 0; n < noc.nodes(); ++n) {
-    sources.push_back(std::make_unique<Source>(("src" + std::to_string(n)).c_str(), n, noc.nodes(), noc.period()));
+    sources.push_back(std::make_unique<Source>(("src" + std::to_string(n)).c_str(), n, noc.nodes(), noc.period(), flits));
     sources.back()->socket.bind(noc.target(n));
     sinks.push_back(std::make_unique<Sink>(("sink" + std::to_string(n)).c_str()));
     noc.initiator(n).bind(sinks.back()->socket);
