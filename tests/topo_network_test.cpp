@@ -1,7 +1,7 @@
-// The fclos and hyperx graph generators give the router graph that the
-// simulator's networks (sim/topology_fclos.cpp, sim/topology_hyperx.cpp)
-// build: the same channel on every router port. Each TEST elaborates one
-// network (SystemC modules), so each runs in its own process under ctest.
+// The graph network's channels: on every router port the channel of the
+// graph, through the graph's port groups (network.port_assignment), and the
+// topology's router names. Each TEST elaborates one network (SystemC
+// modules), so each runs in its own process under ctest.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -56,9 +56,25 @@ void expect_same_graph(const Config& cfg) {
   EXPECT_EQ(ports, channels.size());
 }
 
-TEST(TopoNetworkGraph, FclosGraphIsTheFclosNetwork) {
+// Interleaved deals down and up ports in turn: down port i on physical port
+// 2i, up port u on 2u + 1; a top router keeps its missing up ports' places
+// (odd ports unused), as the fclos network always did.
+TEST(TopoNetworkGraph, FclosInterleavedKeepsTheTopRoutersUpPlaces) {
   NWN_ONE_SIMULATION_PER_PROCESS();
-  expect_same_graph(test::config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=3"}));
+  const Config cfg = test::config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=2",
+                                   "network.port_assignment=interleaved"});
+  auto net = make_network(cfg, clock_from(cfg));
+  ASSERT_EQ(net->routers().size(), 8u);
+  EXPECT_STREQ(net->routers()[1]->basename(), "r0_1");
+  EXPECT_STREQ(net->routers()[6]->basename(), "r1_2");
+  // Leaf <w, 0> up port u leads to top <u, 1>, arriving at its down port w.
+  std::map<std::pair<int, int>, std::pair<int, int>> want;
+  for (int w = 0; w < 4; ++w)
+    for (int u = 0; u < 4; ++u) {
+      want[{w, 2 * u + 1}] = {4 + u, 2 * w};
+      want[{4 + u, 2 * w}] = {w, 2 * u + 1};
+    }
+  EXPECT_EQ(ChannelsOf::of(*net), want);
 }
 
 TEST(TopoNetworkGraph, HyperXGraphIsTheHyperXNetwork) {
