@@ -76,8 +76,8 @@ std::vector<KeySpec> base_schema() {
        "network.<topology>.*, simulated with a router.org router at every vertex (docs/TOPOLOGIES.md)"},
       {"network.routing", V::String, "auto", 0, 0, routing_names, "", routing_help()},
       {"network.deadlock_free", V::Bool, "true", 0, 0, nullptr, "",
-       "graph topologies: true splits router.vcs into the routing's deadlock-free VC classes (hop-indexed, dateline) "
-       "and checks that there are enough; false lets every packet use every VC, for deadlock studies: a network "
+       "routings of the family graph (every topology but single, fclos and hyperx): true splits router.vcs into the "
+       "routing's deadlock-free VC classes (hop-indexed, dateline) and checks that there are enough; false lets every packet use every VC, for deadlock studies: a network "
        "that wedges ends with exit code 3 and a stuck-network report"},
       {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
        "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
