@@ -643,6 +643,11 @@ void check_config(const Config& cfg) {
   const std::string& name = cfg.get_string("router.org");
   const int vcs = int(cfg.get_int("router.vcs"));
   const SwitchDescription& d = org.description;
+  if (!d.needs_topology.empty() && (topology != d.needs_topology || cfg.get_string("network.port_assignment") !=
+                                                                        d.needs_port_assignment))
+    throw ConfigError(fmt::format("config error: router.org = '{}' needs network.topology = {} with "
+                                  "network.port_assignment = {}: {}",
+                                  name, d.needs_topology, d.needs_port_assignment, d.needs_why));
   const ClassVcs v = class_vcs(cfg);
   if (vcs % v.classes != 0)
     throw ConfigError(fmt::format("config error: router.vcs = {} with embed.protocol = request_response: requests and "
