@@ -156,6 +156,9 @@ Organization make_fc(const OrganizationParams& prm) {
   // fc5, fc6, fc5-isu2 and fc6-isu2 areas. bb drops one side band of
   // bottoms: W = (r/2) max(2m, m + nS).
   if (f.bb) {
+    d.needs_topology = "fclos";
+    d.needs_port_assignment = "tied";
+    d.needs_why = "its up ports hang on the top subswitches, and it cannot route up -> up";
     d.width_pitch = f.r / 2.0 * std::max(2 * f.m, f.m + f.n * f.s);
     d.floorplan_rule = "(r/2) max(2m, m + nS) x ((r + 2) m + r + 2nS)";
   } else {

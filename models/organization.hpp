@@ -82,6 +82,10 @@ struct SwitchDescription {
   // deadlock freedom, internal_class): a route must allow at least this many
   // VCs, so router.vcs must cover it times the global routing's classes.
   int vc_classes = 1;
+  // The network the internal routing assumes (empty: any), checked with the
+  // config (check_config): a network.topology, a network.port_assignment,
+  // and why.
+  std::string needs_topology, needs_port_assignment, needs_why;
   std::vector<SubswitchSpec> subswitches;
   std::vector<ChannelSpec> channels;
   std::vector<PortAttachment> inputs;   // router input port -> subswitch input

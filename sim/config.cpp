@@ -76,8 +76,8 @@ std::vector<KeySpec> base_schema() {
        "network.<topology>.*, simulated with a router.org router at every vertex (docs/TOPOLOGIES.md)"},
       {"network.routing", V::String, "auto", 0, 0, routing_names, "", routing_help()},
       {"network.deadlock_free", V::Bool, "true", 0, 0, nullptr, "",
-       "graph topologies: true splits router.vcs into the routing's deadlock-free VC classes (hop-indexed, dateline) "
-       "and checks that there are enough; false lets every packet use every VC, for deadlock studies: a network "
+       "routings of the family graph (every topology but single, fclos and hyperx): true splits router.vcs into the "
+       "routing's deadlock-free VC classes (hop-indexed, dateline) and checks that there are enough; false lets every packet use every VC, for deadlock studies: a network "
        "that wedges ends with exit code 3 and a stuck-network report"},
       {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
        "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
@@ -643,6 +643,11 @@ void check_config(const Config& cfg) {
   const std::string& name = cfg.get_string("router.org");
   const int vcs = int(cfg.get_int("router.vcs"));
   const SwitchDescription& d = org.description;
+  if (!d.needs_topology.empty() && (topology != d.needs_topology || cfg.get_string("network.port_assignment") !=
+                                                                        d.needs_port_assignment))
+    throw ConfigError(fmt::format("config error: router.org = '{}' needs network.topology = {} with "
+                                  "network.port_assignment = {}: {}",
+                                  name, d.needs_topology, d.needs_port_assignment, d.needs_why));
   const ClassVcs v = class_vcs(cfg);
   if (vcs % v.classes != 0)
     throw ConfigError(fmt::format("config error: router.vcs = {} with embed.protocol = request_response: requests and "

@@ -93,8 +93,8 @@ class Network {
   std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
 
-// Networks with their own Network subclass (kind "topology"); their
-// routings register under their name as family (sim/routing/routing.hpp).
+// Networks with their own Network subclass (kind "topology": single, one
+// router, which needs no routing); every other topology is a graph.
 using TopologyFactory = std::function<std::unique_ptr<Network>(const Config&, const Clock&)>;
 Registry<TopologyFactory>& topology_registry();
 // Builds the network of any graph topology (set by sim/topology_graph.cpp).

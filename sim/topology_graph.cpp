@@ -1,24 +1,29 @@
-// The graph network: any topology of sim/topo/ (torus, mesh, slimfly,
-// dragonfly, fattree, ...) simulated with a router of the configured
-// organization (router.org, router.radix) at every vertex. Router r gets
-// its terminals on its first logical ports and its network ports after them,
-// in the graph's order; network.port_assignment maps the two groups onto
-// physical ports (tied or interleaved). Channels have
-// network.link_latency_cycles each way. router.radix must cover the largest
-// router of the graph; extra ports stay unused.
+// The graph network: every topology but the single router: the graph
+// topologies of sim/topo/ (fclos, hyperx, torus, mesh, slimfly, dragonfly,
+// fattree, ...) simulated with a router of the configured organization
+// (router.org, router.radix) at every vertex. Router r gets its terminals on
+// its first logical ports and its network ports after them, in the graph's
+// order; network.port_assignment maps the graph's port groups onto physical
+// ports (tied or interleaved). Channels have network.link_latency_cycles
+// each way. router.radix must cover the largest router of the graph; extra
+// ports stay unused.
 //
-// Routing (network.routing) uses the all-pairs distance table of the graph
-// (routers^2 bytes, so at most kMaxRouters routers); the routings (minimal,
-// minad, valiant, ugal_l, ugal_g, dor, ...) are the family "graph" of
-// sim/routing/ (graph.hpp: what they share, and the hop-indexed VC classes).
+// Routing (network.routing) comes from the topology's routing family
+// (sim/routing/): the family "graph" (minimal, minad, valiant, ugal_l,
+// ugal_g, dor, ...) reads the all-pairs distance table of the graph
+// (routers^2 bytes, so at most kMaxRouters routers; graph.hpp: what they
+// share, and the hop-indexed VC classes); a family of its own (fclos,
+// hyperx) reads the topology's labels and builds its context itself
+// (family.hpp).
 //
-// traffic.pattern = worst_case: the network chooses a permutation of its
-// terminal routers (adversarial_targets below).
+// traffic.pattern = worst_case (family "graph"): the network chooses a
+// permutation of its terminal routers (adversarial_targets below).
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "network.hpp"
+#include "routing/family.hpp"
 #include "routing/graph.hpp"
 #include "topo/graph.hpp"
 #include "topo/torus.hpp"
@@ -142,21 +147,62 @@ std::string topology_parameters(const Config& cfg, const topo::Graph& g) {
   return s;
 }
 
+// Logical -> physical port of every router, through network.port_assignment:
+// one map for all when the graph gives its port groups, else one per router
+// (its terminals, then its network ports).
+class PortMaps {
+ public:
+  PortMaps(const topo::Graph& g, const std::string& assignment, int radix) {
+    if (!g.port_groups.empty()) {
+      shared_ = Network::port_map(assignment, g.port_groups, radix);
+      return;
+    }
+    own_.resize(g.routers());
+    for (int r = 0; r < g.routers(); ++r)
+      own_[r] = Network::port_map(assignment, {g.terminals[r], g.network_ports(r)}, radix);
+  }
+  const std::vector<int>& of(int r) const { return own_.empty() ? shared_ : own_[r]; }
+  bool shared() const { return own_.empty(); }
+
+ private:
+  std::vector<int> shared_;
+  std::vector<std::vector<int>> own_;
+};
+
 class GraphNetwork final : public Network {
  public:
   GraphNetwork(const Config& cfg, const Clock& clock) : Network(cfg, clock) {
     const topo::Graph g = topo::build_graph(cfg);
     const std::string& topology = cfg.get_string("network.topology");
-    const int n = g.routers();
-    if (n > kMaxRouters)
+    const std::string params = topology_parameters(cfg, g);
+    const bool graph_family = routing_family(topology) == "graph";
+    if (graph_family && g.routers() > kMaxRouters)
       throw ConfigError(fmt::format("config error: {} has {} routers; the graph network keeps a routers^2 distance "
                                     "table and simulates at most {} routers",
-                                    topology_parameters(cfg, g), n, kMaxRouters));
+                                    params, g.routers(), kMaxRouters));
     const int radix = int(cfg.get_int("router.radix"));
     if (radix < g.max_radix())
       throw ConfigError(fmt::format("config error: router.radix = {} is too small for {}: its largest router has {} "
                                     "ports (terminals + network ports); set router.radix >= {}",
-                                    radix, topology_parameters(cfg, g), g.max_radix(), g.max_radix()));
+                                    radix, params, g.max_radix(), g.max_radix()));
+    const PortMaps phys(g, cfg.get_string("network.port_assignment"), radix);
+    const std::string& routing_name = cfg.get_string("network.routing");
+    const RoutingSpec& routing = find_routing(topology, routing_name);
+    std::unique_ptr<RoutingContext> ctx =
+        graph_family ? graph_context(cfg, g, phys, params) : family_context(cfg, topology, g, phys);
+    check_vcs(cfg, routing, *ctx, graph_family, fmt::format("network.routing = {} on {}", routing_name, params));
+    make_endpoints(cfg, g.endpoints(), graph_family ? &layout_ : nullptr);
+    routing_.push_back(routing.make(*ctx));
+    add_routers(cfg, g, radix);
+    attach_and_connect(cfg, g, phys);
+    enable_heatmaps_if(cfg);
+  }
+
+ private:
+  // The family "graph": distance tables, diameters and the worst-case layout.
+  std::unique_ptr<RoutingContext> graph_context(const Config& cfg, const topo::Graph& g, const PortMaps& phys,
+                                                const std::string& params) {
+    const int n = g.routers(), radix = int(cfg.get_int("router.radix"));
     GraphTables t;
     t.routers = n;
     t.radix = radix;
@@ -166,78 +212,93 @@ class GraphNetwork final : public Network {
       if (g.terminals[a] == 0) continue;
       for (int b = 0; b < n; ++b) {
         if (t.d(a, b) == 0xff)
-          throw ConfigError(fmt::format("config error: {} is not connected (router {} cannot reach router {})",
-                                        topology_parameters(cfg, g), a, b));
+          throw ConfigError(fmt::format("config error: {} is not connected (router {} cannot reach router {})", params,
+                                        a, b));
         eccentricity = std::max(eccentricity, t.d(a, b));
         if (g.terminals[b] > 0) diameter = std::max(diameter, t.d(a, b));
       }
     }
-    const std::string& routing_name = cfg.get_string("network.routing");
-    const RoutingSpec& routing = find_routing(topology, routing_name);
-    const int vcs = int(cfg.get_int("router.vcs"));
-    GraphRoutingContext ctx;
-    ctx.diameter = diameter;
-    ctx.eccentricity = eccentricity;
-    if (topo::is_torus_topology(topology)) ctx.torus = topo::torus_shape(cfg);
-    ctx.vcs = vcs;
-    ctx.capacity_flits = vcs * int(cfg.get_int("router.vc_depth_flits"));
-    ctx.routers = &routers_;
-    ctx.seed = std::uint64_t(cfg.get_int("sim.seed"));
-    ctx.deadlock_free = cfg.get_bool("network.deadlock_free");
-    VcNeed need = routing.vc_need(ctx);
-    if (!ctx.deadlock_free) need.classes = 1;  // every VC to every packet (deadlock studies)
-    if (vcs < need.classes)
-      throw ConfigError(fmt::format("config error: router.vcs = {}: network.routing = {} on {} needs at least {} "
-                                    "VCs: {}",
-                                    vcs, routing_name, topology_parameters(cfg, g), need.classes, need.why));
-    check_route_vcs(cfg, need.classes,
-                    fmt::format("network.routing = {} on {}", routing_name, topology_parameters(cfg, g)));
-
-    // Ports: terminals, then network ports, through the port map.
-    const std::string& assignment = cfg.get_string("network.port_assignment");
-    std::vector<std::vector<int>> phys(n);
     t.net_begin.assign(n + 1, 0);
     t.from_terminal.assign(std::size_t(n) * radix, 0);
     for (int r = 0; r < n; ++r) {
-      phys[r] = port_map(assignment, {g.terminals[r], g.network_ports(r)}, radix);
+      const std::vector<int>& p = phys.of(r);
       t.net_begin[r + 1] = t.net_begin[r] + g.network_ports(r);
       for (int i = 0; i < g.network_ports(r); ++i) {
         t.far.push_back(g.links[r][i]);
-        t.net_phys.push_back(std::int16_t(phys[r][g.terminals[r] + i]));
+        t.net_phys.push_back(std::int16_t(p[g.terminals[r] + i]));
       }
       for (int i = 0; i < g.terminals[r]; ++i) {
-        t.term_phys.push_back(std::int16_t(phys[r][i]));
+        t.term_phys.push_back(std::int16_t(p[i]));
         t.node_router.push_back(r);
-        t.from_terminal[std::size_t(r) * radix + phys[r][i]] = 1;
+        t.from_terminal[std::size_t(r) * radix + p[i]] = 1;
       }
     }
-
     layout_.first_node.resize(n + 1);
     for (int r = 0; r < n; ++r) layout_.first_node[r] = g.first_endpoint(r);
     layout_.first_node[n] = g.endpoints();
     layout_.node_router = t.node_router;
+    const std::string& topology = cfg.get_string("network.topology");
     if (cfg.get_string("traffic.pattern") == "worst_case")
       layout_.worst_case_rule = adversarial_targets(topology, g, t, diameter, layout_.worst_case_target);
-    make_endpoints(cfg, g.endpoints(), &layout_);
 
-    const RouterParams rp = router_params(cfg, radix);
-    ctx.tables = std::make_shared<const GraphTables>(std::move(t));
-    routing_.push_back(routing.make(ctx));
-    for (int r = 0; r < n; ++r)
-      routers_.push_back(std::make_unique<Router>(fmt::format("r{}", r).c_str(), r, rp, routing_.back().get(), clock_));
-    for (int node = 0; node < g.endpoints(); ++node) {
-      const int r = g.router_of_endpoint(node);
-      attach_terminal(node, *routers_[r], phys[r][node - g.first_endpoint(r)]);
-    }
-    for (int a = 0; a < n; ++a)
-      for (int i = 0; i < g.network_ports(a); ++i) {
-        const int b = g.links[a][i], j = g.peer_port[a][i];
-        if (a < b) connect(*routers_[a], phys[a][g.terminals[a] + i], *routers_[b], phys[b][g.terminals[b] + j], cfg);
-      }
-    enable_heatmaps_if(cfg);
+    auto ctx = std::make_unique<GraphRoutingContext>();
+    ctx->diameter = diameter;
+    ctx->eccentricity = eccentricity;
+    if (topo::is_torus_topology(topology)) ctx->torus = topo::torus_shape(cfg);
+    ctx->vcs = int(cfg.get_int("router.vcs"));
+    ctx->capacity_flits = ctx->vcs * int(cfg.get_int("router.vc_depth_flits"));
+    ctx->routers = &routers_;
+    ctx->seed = std::uint64_t(cfg.get_int("sim.seed"));
+    ctx->deadlock_free = cfg.get_bool("network.deadlock_free");
+    ctx->tables = std::make_shared<const GraphTables>(std::move(t));
+    return ctx;
   }
 
- private:
+  // A family of its own builds its context from the topology's labels.
+  static std::unique_ptr<RoutingContext> family_context(const Config& cfg, const std::string& topology,
+                                                        const topo::Graph& g, const PortMaps& phys) {
+    const std::string family = routing_family(topology);
+    const RoutingContextFactory* make = routing_context_registry().find(family);
+    if (!make || !phys.shared())
+      throw std::logic_error("graph network: routing family " + family + " needs a context factory and port groups");
+    return (*make)(FamilyInput{cfg, g, phys.of(0), int(cfg.get_int("router.vcs")), std::uint64_t(cfg.get_int("sim.seed"))});
+  }
+
+  static void check_vcs(const Config& cfg, const RoutingSpec& routing, const RoutingContext& ctx, bool graph_family,
+                        const std::string& what) {
+    const int vcs = int(cfg.get_int("router.vcs"));
+    VcNeed need = routing.vc_need(ctx);
+    // The graph routings fold their classes into one (every VC to every packet, for deadlock studies).
+    if (graph_family && !cfg.get_bool("network.deadlock_free")) need.classes = 1;
+    if (vcs < need.classes)
+      throw ConfigError(fmt::format("config error: router.vcs = {}: {} needs at least {} VCs: {}", vcs, what,
+                                    need.classes, need.why));
+    check_route_vcs(cfg, need.classes, what);
+  }
+
+  void add_routers(const Config& cfg, const topo::Graph& g, int radix) {
+    const RouterParams rp = router_params(cfg, radix);
+    const topo::GraphTopology* t = topo::find_graph_topology(cfg.get_string("network.topology"));
+    for (int r = 0; r < g.routers(); ++r) {
+      const std::string name = t->router_name ? t->router_name(g, r) : fmt::format("r{}", r);
+      routers_.push_back(std::make_unique<Router>(name.c_str(), r, rp, routing_.back().get(), clock_));
+    }
+  }
+
+  // Terminals in node order, then each channel once, from its lower router.
+  void attach_and_connect(const Config& cfg, const topo::Graph& g, const PortMaps& phys) {
+    for (int node = 0; node < g.endpoints(); ++node) {
+      const int r = g.router_of_endpoint(node);
+      attach_terminal(node, *routers_[r], phys.of(r)[node - g.first_endpoint(r)]);
+    }
+    for (int a = 0; a < g.routers(); ++a)
+      for (int i = 0; i < g.network_ports(a); ++i) {
+        const int b = g.links[a][i], j = g.peer_port[a][i];
+        if (a < b)
+          connect(*routers_[a], phys.of(a)[g.terminals[a] + i], *routers_[b], phys.of(b)[g.terminals[b] + j], cfg);
+      }
+  }
+
   RouterLayout layout_;
 };
 

@@ -124,6 +124,25 @@ TEST(Organizations, BadNamesAndRadicesAreClearErrors) {
   EXPECT_NE(r.output.find("network.topology = fclos"), std::string::npos) << r.output;
 }
 
+// The network an organization assumes is the organization's rule (its
+// description), which the config check reads.
+TEST(Organizations, BbNeedsATiedFoldedClos) {
+  OrganizationParams p;
+  p.name = "bb-isu2";
+  p.radix = 64;
+  const SwitchDescription bb = make_organization(p).description;
+  EXPECT_EQ(bb.needs_topology, "fclos");
+  EXPECT_EQ(bb.needs_port_assignment, "tied");
+  p.name = "fc";
+  EXPECT_TRUE(make_organization(p).description.needs_topology.empty());
+  const auto r = test::nwnsim("run --set router.org=bb --set network.topology=fclos --set router.radix=8 "
+                              "--set network.port_assignment=interleaved --quiet");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("network.port_assignment = tied: its up ports hang on the top subswitches"),
+            std::string::npos)
+      << r.output;
+}
+
 // Zero-load latency through each organization's pipeline (radix 64, uniform
 // at 2 % load): measured once per organization in its own process.
 double zero_load(const std::string& org, const std::string& extra = "router.cn_crossbar_stages=0") {

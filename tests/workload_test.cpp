@@ -9,10 +9,27 @@
 
 #include "sim/network.hpp"
 #include "sim/trace_workload.hpp"
+#include "sim/workload.hpp"
 #include "sim_util.hpp"
 
 namespace nwn {
 namespace {
+
+// The workload a config describes, built without a network.
+TEST(ConfigWorkload, BuildsEachSourceAndRefusesBadCombinations) {
+  ConfigWorkload open = make_workload(test::config({}), 8, 1, nullptr);
+  ASSERT_TRUE(open.workload);
+  EXPECT_EQ(open.finite, nullptr);
+  ConfigWorkload batch =
+      make_workload(test::config({"traffic.mode=batch", "traffic.batch_packets=5"}), 8, 1, nullptr);
+  ASSERT_NE(batch.finite, nullptr);
+  EXPECT_EQ(batch.finite->total_packets(), 40u);
+  EXPECT_EQ(make_workload(test::config({"traffic.source=external"}), 8, 1, nullptr).workload->next_creation(0, 0),
+            kNever);
+  EXPECT_THROW(make_workload(test::config({"traffic.source=trace"}), 8, 1, nullptr), ConfigError);
+  EXPECT_THROW(make_workload(test::config({"traffic.pattern=worst_case"}), 8, 1, nullptr), ConfigError);
+  EXPECT_THROW(make_workload(test::config({"traffic.packet_flits=17"}), 8, 1, nullptr), ConfigError);
+}
 
 using test::config;
 using test::nwnsim;

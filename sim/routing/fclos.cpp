@@ -7,20 +7,28 @@
 //   greedy2       : two distinct random up ports, the one with more free
 //                   downstream buffer space (the paper's adaptive greedy r(2))
 // Deadlock-free with any VC: no path turns from down to up.
-#include "fclos.hpp"
-
+// Labels and logical ports: sim/topo/fclos.hpp.
 #include "../../models/rng.hpp"
 #include "../../models/router.hpp"
+#include "../topo/fclos.hpp"
+#include "family.hpp"
 
 namespace nwn {
 namespace {
+
+struct FclosRoutingContext : RoutingContext {
+  topo::FclosShape shape;
+  std::vector<int> phys;  // logical port -> physical port (down ports 0 .. h-1, up ports h .. 2h-1)
+  int vcs = 1;
+  std::uint64_t seed = 1;
+};
 
 enum class UpChoice { Random, Deterministic, Greedy2 };
 
 class FclosRouting final : public GlobalRouting {
  public:
   FclosRouting(const FclosRoutingContext& c, UpChoice choice) : s_(c.shape), choice_(choice), phys_(c.phys), vcs_(c.vcs) {
-    for (int r = 0; r < c.routers; ++r) rng_.emplace_back(c.seed, 0x6663ULL << 32 | std::uint64_t(r));
+    for (int r = 0; r < s_.routers(); ++r) rng_.emplace_back(c.seed, 0x6663ULL << 32 | std::uint64_t(r));
   }
 
   void route(Router& router, int, Flit& head) override {
@@ -54,7 +62,7 @@ class FclosRouting final : public GlobalRouting {
   }
 
  private:
-  FclosShape s_;
+  topo::FclosShape s_;
   UpChoice choice_;
   std::vector<int> phys_;
   int vcs_;
@@ -70,6 +78,15 @@ RoutingSpec fclos(const char* name, const char* note, UpChoice choice) {
                 new FclosRouting(static_cast<const FclosRoutingContext&>(c), choice));
           }};
 }
+
+RoutingFamilyRegistration reg_family("fclos", [](const FamilyInput& in) {
+  auto c = std::make_unique<FclosRoutingContext>();
+  c->shape = topo::fclos_shape(in.cfg);
+  c->phys = in.phys;
+  c->vcs = in.vcs;
+  c->seed = in.seed;
+  return std::unique_ptr<RoutingContext>(std::move(c));
+});
 
 RoutingRegistration reg_random(fclos("random", "default", UpChoice::Random));
 RoutingRegistration reg_deterministic(fclos("deterministic", "", UpChoice::Deterministic));

@@ -22,15 +22,23 @@
 //           minad. Needs router.vcs >= 2L (the paper used 6 VCs for L = 3).
 //           This replaces the paper's escape-VC scheme, which our routing
 //           (computed once per hop) could not guarantee deadlock-free.
-#include "hyperx.hpp"
-
+// Coordinates and logical ports: sim/topo/hyperx.hpp.
 #include <algorithm>
 
 #include "../../models/rng.hpp"
 #include "../../models/router.hpp"
+#include "../topo/hyperx.hpp"
+#include "family.hpp"
 
 namespace nwn {
 namespace {
+
+struct HyperXRoutingContext : RoutingContext {
+  topo::HyperXShape shape;
+  std::vector<int> phys;  // logical port -> physical port
+  int vcs = 1;
+  std::uint64_t seed = 1;
+};
 
 enum class Algo { Dor, MinAd, Valiant, ClosAd, Dal };
 
@@ -151,7 +159,7 @@ class HyperXRouting final : public GlobalRouting {
     return dor_port(r, dst, rng);
   }
 
-  HyperXShape sh_;
+  topo::HyperXShape sh_;
   Algo algo_;
   std::vector<int> phys_;
   int vcs_;
@@ -180,6 +188,15 @@ RoutingSpec hyperx(const char* name, const char* note, const char* deadlock, Alg
             return std::unique_ptr<GlobalRouting>(new HyperXRouting(static_cast<const HyperXRoutingContext&>(c), algo));
           }};
 }
+
+RoutingFamilyRegistration reg_family("hyperx", [](const FamilyInput& in) {
+  auto c = std::make_unique<HyperXRoutingContext>();
+  c->shape = topo::hyperx_shape(in.cfg);
+  c->phys = in.phys;
+  c->vcs = in.vcs;
+  c->seed = in.seed;
+  return std::unique_ptr<RoutingContext>(std::move(c));
+});
 
 RoutingRegistration reg_dor(hyperx("dor", "default", "dimensions in increasing order, each once: acyclic (any VC)",
                                    Algo::Dor));

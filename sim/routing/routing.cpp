@@ -33,7 +33,13 @@ RoutingRegistration::RoutingRegistration(RoutingSpec s) {
   routing_registry().add(key, std::move(s));
 }
 
+Registry<std::string>& topology_routing_family_registry() {
+  static Registry<std::string> registry("topology routing family");
+  return registry;
+}
+
 std::string routing_family(const std::string& topology) {
+  if (const std::string* family = topology_routing_family_registry().find(topology)) return *family;
   if (has(registered_names("topology"), topology)) return topology;
   if (has(registered_names("graph topology"), topology)) return "graph";
   return "";

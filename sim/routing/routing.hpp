@@ -27,7 +27,7 @@ struct VcNeed {
 };
 
 struct RoutingSpec {
-  std::string family;      // the network that runs it: "graph" (every graph topology of sim/topo/), "fclos", "hyperx"
+  std::string family;      // "graph" (every graph topology of sim/topo/ without a family of its own), "fclos", "hyperx"
   std::string name;        // the value of network.routing
   std::string note;        // for the help text, e.g. "default", "torus and mesh, their default" ("": none)
   std::string deadlock;    // why it is deadlock-free, in one line
@@ -46,9 +46,13 @@ struct RoutingRegistration {
   explicit RoutingRegistration(RoutingSpec s);
 };
 
-// The routing family a topology runs: its own name for a network with its
-// own Network subclass (fclos, hyperx, single), "graph" for the graph
-// topologies of sim/topo/, "" if it cannot be simulated.
+// Graph topologies whose routings form a family of their own (fclos,
+// hyperx) name it here, topology -> family (topo::GraphTopologyRegistration
+// does; kind "topology routing family").
+Registry<std::string>& topology_routing_family_registry();
+// The routing family a topology runs: the family it names, its own name for
+// a network with its own Network subclass (single), "graph" for the other
+// graph topologies of sim/topo/, "" if it cannot be simulated.
 std::string routing_family(const std::string& topology);
 // The values of network.routing a topology takes (auto, its default, then
 // the rest by name), or none if the topology cannot be simulated.

@@ -5,7 +5,7 @@
 //   levels 1 .. n-2: down = up = k/2
 //   level n-1 (top):  down = k/2, or k with network.fattree.full_top (up = 0)
 // Routers per level i: prod_{j<i} up_j * prod_{j>i} down_j; terminals
-// prod_j down_j. Untapered it is the k-ary n-tree of sim/topology_fclos.cpp
+// prod_j down_j. Untapered it is the k-ary n-tree of sim/topo/fclos.cpp
 // ((k/2)^n terminals, (k/2)^(n-1) routers per level); with full_top, the
 // fat tree of the Slim Fly comparisons (n = 3: k^3/4 terminals, 5k^2/4
 // routers). A taper down_0 : up_0 > 1 oversubscribes the leaves.

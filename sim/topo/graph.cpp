@@ -17,7 +17,9 @@ int Graph::endpoints() const {
 int Graph::max_radix() const {
   int k = 0;
   for (int r = 0; r < routers(); ++r) k = std::max(k, radix(r));
-  return k;
+  int kept = 0;
+  for (int p : port_groups) kept += p;
+  return std::max(k, kept);
 }
 
 std::int64_t Graph::channels() const {

@@ -18,6 +18,7 @@
 
 #include "../../base/registry.hpp"
 #include "../config.hpp"
+#include "../routing/routing.hpp"
 
 namespace nwn::topo {
 
@@ -28,13 +29,21 @@ struct Graph {
   // Optional labels for routing and reports (empty when the topology has
   // none): e.g. the Dragonfly group, the fat-tree level, the layer.
   std::vector<int> group;
+  // Logical port groups for network.port_assignment (interleaved deals their
+  // ports out in turn): the sizes of consecutive groups of every router's
+  // logical ports (terminals, then network ports), e.g. down and up, or one
+  // group per dimension. Empty: two groups per router, its terminals and its
+  // network ports. The sum may exceed a router's ports: the last places stay
+  // unused (an fclos top router keeps the places of its missing up ports).
+  std::vector<int> port_groups;
   // Set by finalize(): far port of each network port (index into links[far]).
   std::vector<std::vector<int>> peer_port;
 
   int routers() const { return int(links.size()); }
   int endpoints() const;
   int network_ports(int r) const { return int(links[r].size()); }
-  // Ports of router r (terminals + network ports), and the largest over routers.
+  // Ports of router r (terminals + network ports), and the largest over
+  // routers (at least the places port_groups keeps).
   int radix(int r) const { return terminals[r] + network_ports(r); }
   int max_radix() const;
   std::int64_t channels() const;  // bidirectional router-to-router channels
@@ -86,6 +95,12 @@ struct GraphTopology {
   std::vector<KeySpec> keys;  // its parameters, named network.<name>.<param>
   GraphFactory build;         // throws ConfigError for parameters it cannot build
   FigureFunction figures = nullptr;  // optional topology-specific figures
+  // Its routings: the family "graph" (over the distance tables, every graph
+  // topology) or a family of its own (routings over its labels: fclos,
+  // hyperx; sim/routing/family.hpp).
+  std::string routing_family = "graph";
+  // Router names in reports, traces and VCDs (nullptr: r<id>).
+  std::function<std::string(const Graph&, int router)> router_name = nullptr;
 };
 
 // Name -> topology. A generator registers itself at the bottom of its own
@@ -98,6 +113,7 @@ struct GraphTopologyRegistration {
   explicit GraphTopologyRegistration(GraphTopology t) {
     std::string name = t.name;
     config_key_registry().add("network." + name, t.keys);
+    if (t.routing_family != "graph") topology_routing_family_registry().add(name, t.routing_family);
     graph_topology_registry().add(name, std::move(t));
   }
 };

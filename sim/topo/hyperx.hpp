@@ -1,15 +1,19 @@
-// The hyperx network's shape and what its routings read (sim/topology_hyperx.cpp
-// builds the network; sim/routing/hyperx.cpp holds the routings).
+// hyperx: HyperX (L, S, K, T) (Ahn et al. 2009): routers on an L-dimensional
+// lattice with S_i routers in dimension i, every router joined to every other
+// router that differs in one coordinate by K parallel links, T terminals per
+// router. Router radix T + sum_i (S_i - 1) K; router.radix may be larger (the
+// extra ports stay unused). A flattened butterfly is a HyperX with K = 1.
+// Built as a graph (sim/topo/hyperx.cpp) and routed by its own family
+// (sim/routing/hyperx.cpp).
 //
 // Logical ports: terminals 0..T-1, then for each dimension i, for each other
 // coordinate v (in increasing order), K ports.
 #pragma once
-#include <cstdint>
 #include <vector>
 
-#include "routing.hpp"
+#include "../config.hpp"
 
-namespace nwn {
+namespace nwn::topo {
 
 struct HyperXShape {
   std::vector<int> s;  // routers per dimension
@@ -31,11 +35,8 @@ struct HyperXShape {
   }
 };
 
-struct HyperXRoutingContext : RoutingContext {
-  HyperXShape shape;
-  std::vector<int> phys;  // logical port -> physical port
-  int vcs = 1;
-  std::uint64_t seed = 1;
-};
+// From network.hyperx_s, hyperx_k and hyperx_t; throws ConfigError for a bad
+// list, a network over the graph size bounds or a router.radix below its ports.
+HyperXShape hyperx_shape(const Config& cfg);
 
-}  // namespace nwn
+}  // namespace nwn::topo
