@@ -194,8 +194,9 @@ def read(path):
 
 def plot(df_or_json, prefix, **options):
     """Draws the figures of a sweep, compare or complexity result (a frame()
-    or its JSON) with nwnsim.plots; `options`: formats, size, dpi. Returns
-    the files written."""
+    or its JSON), or of a run (latency CDF, time series, port utilization),
+    with nwnsim.plots; `options`: formats, size, dpi. Returns the files
+    written."""
     from . import plots
 
     data = df_or_json.attrs["nwnsim"] if hasattr(df_or_json, "attrs") else df_or_json
@@ -208,5 +209,6 @@ def plot(df_or_json, prefix, **options):
         return plots.complexity(data, prefix, **options)
     if kind == "run":
         runs, window = plots.runs_of([data])
-        return plots.latency_cdf(runs, prefix, **options) + plots.time_series(runs, prefix, window=window, **options)
+        return (plots.latency_cdf(runs, prefix, **options) + plots.time_series(runs, prefix, window=window, **options) +
+                plots.utilization(data, prefix, **options))
     raise ValueError(f"nothing to plot for nwnsim = {kind!r}")

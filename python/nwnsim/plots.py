@@ -372,6 +372,27 @@ def heatmap(rows, router, prefix, formats=FORMATS, size=None, dpi=200):
     return save(fig, prefix, formats, dpi)
 
 
+def utilization(data, prefix, formats=FORMATS, size=None, dpi=200):
+    """Channel utilization of every router output port in the window (rows:
+    routers, columns: ports; results.utilization of a `run --json`, any
+    topology), with the busiest port named. Writes PREFIX-utilization.FORMAT."""
+    u = data["results"]["utilization"]
+    grid = u["router_ports"]
+    routers, ports = len(grid), max(len(r) for r in grid)
+    fig, ax = setup(size or (min(10.0, max(4.5, 2.5 + 0.12 * ports)), min(8.0, max(3.2, 1.8 + 0.06 * routers))))
+    ax.grid(False)
+    im = ax.imshow([r + [float("nan")] * (ports - len(r)) for r in grid], cmap="viridis", vmin=0, vmax=1,
+                   aspect="auto", interpolation="nearest", origin="upper")
+    ax.set_xlabel("output port")
+    ax.set_ylabel("router")
+    cfg = data["config"]
+    ax.set_title(f"{cfg['network.topology']}, {value_name('traffic.pattern', cfg['traffic.pattern'])}, "
+                 f"load {cfg['traffic.load']}\nbusiest: router {u['busiest_router']}, port {u['busiest_port']} "
+                 f"({u['router_port_max']:.2f})")
+    fig.colorbar(im, ax=ax, label="utilization (fraction of the window)")
+    return save(fig, f"{prefix}-utilization", formats, dpi)
+
+
 def _line_styles(runs):
     """A line style per run: curves of one organization differ by style."""
     styles, seen, out = ["-", "--", ":", "-."], {}, []

@@ -93,7 +93,7 @@ def test_run_plots_and_plot_run_script(tmp_path):
     point = nwnsim.run(dict(SHORT, **{"router.org": "fc", "traffic.load": 0.95}))
     written = nwnsim.plot(point, str(tmp_path / "run"), formats=("png",))
     assert sorted(os.path.basename(w) for w in written) == [
-        "run-cdf.png", "run-series-accepted.png", "run-series-latency.png"]
+        "run-cdf.png", "run-series-accepted.png", "run-series-latency.png", "run-utilization.png"]
     # The script, on files in a directory with spaces: a sweep's points as runs.
     d = tmp_path / "my runs"
     d.mkdir()
