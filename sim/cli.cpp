@@ -681,7 +681,8 @@ int cmd_sweep(const SweepArgs& a) {
     write_file((fs::path(a.out_dir) / "sweep.csv").string(), csv_table(keys, points, results, columns).csv());
   }
   if (failed) {
-    std::cerr << fmt::format("nwnsim sweep: {} point(s) {}; run one with 'nwnsim run' to see why\n", failed,
+    std::cerr << fmt::format("nwnsim sweep: {} {} {}; run one with 'nwnsim run' to see why\n", failed,
+                             a.seeds > 1 ? "run(s) of a point and a seed" : "point(s)",
                              a.merge_only ? "missing" : "failed");
     return failure;
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -229,6 +230,22 @@ TEST(Seeds, BadCombinationsAreConfigErrors) {
   EXPECT_NE(r.output.find("--vary sim.seed"), std::string::npos) << r.output;
   r = nwnsim("run " + kSmall + "--seeds 0");
   EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
+// reproduce --seeds hands the seeds to the sweeps and comparisons of the
+// presets, not to single runs (which have debug outputs such as heatmaps).
+TEST(Seeds, ReproducePassesSeedsToSweepsAndComparisons) {
+  auto r = nwnsim("reproduce fig11c-ur fig16 fig06-ur --quick --dry-run --seeds 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream lines(r.output);
+  int with = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("$ nwnsim ", 0) != 0) continue;
+    const bool has = line.find(" --seeds 3") != std::string::npos;
+    EXPECT_EQ(has, line.rfind("$ nwnsim run ", 0) != 0) << line;
+    with += has;
+  }
+  EXPECT_EQ(with, 2) << r.output;
 }
 
 TEST(Columns, ChosenStatisticsInTableAndCsv) {
