@@ -5,6 +5,9 @@ organization (python/nwnsim/plots.py).
 
     scripts/plot_sweep.py sweep.json out/curves   ->  out/curves-{latency,throughput}.{png,pdf,svg}
                                                       (and -power when the points carry the routers' power)
+    scripts/plot_sweep.py sweep.json out/curves --metric p99,fairness   ->  out/curves-{p99,fairness}.*
+
+With --seeds, each point carries its 95 % interval as an error bar.
 
 Saturated points (marked packets that did not drain, or accepted < offered)
 are marked with a red cross and do not set the y-range.
@@ -19,10 +22,14 @@ from nwnsim import plots  # noqa: E402
 
 def main():
     a = plots.arguments(__doc__.splitlines()[0], [("sweep_json", "nwnsim sweep --json output"),
-                                                  ("prefix", "output path without -METRIC.FORMAT")])
+                                                  ("prefix", "output path without -METRIC.FORMAT")],
+                        metric=True)
     with open(a.sweep_json) as f:
         data = json.load(f)
-    plots.sweep(data, a.prefix, a.formats, a.size, a.dpi)
+    try:
+        plots.sweep(data, a.prefix, a.formats, a.size, a.dpi, metrics=a.metric)
+    except ValueError as e:
+        sys.exit(f"plot_sweep.py: {a.sweep_json}: {e}")
 
 
 if __name__ == "__main__":

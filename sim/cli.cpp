@@ -18,12 +18,14 @@
 #include <fmt/format.h>
 
 #include "../models/allocator.hpp"
+#include "columns.hpp"
 #include "config.hpp"
 #include "experiment.hpp"
 #include "network.hpp"
 #include "process.hpp"
 #include "provenance.hpp"
 #include "report.hpp"
+#include "seeds.hpp"
 
 namespace nwn {
 namespace {
@@ -93,60 +95,6 @@ std::vector<std::string> expand_values(const std::string& what, const std::strin
   return out;
 }
 
-std::string f3(double x) { return fmt::format("{:.3f}", x); }
-std::string f1(double x) { return fmt::format("{:.1f}", x); }
-
-Table results_table(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& key_values,
-                    const std::vector<json>& results) {
-  Table t;
-  t.header = keys;
-  for (auto h : {"offered", "accepted", "min-node", "lat-avg", "p50", "p99", "max", "net-lat", "hops", "saturated"})
-    t.header.push_back(h);
-  // Batch and trace runs: the cycle the last packet arrived.
-  const bool finite = std::any_of(results.begin(), results.end(), [](const json& r) {
-    return !r.is_null() && r.value("workload", std::string("open")) != "open";
-  });
-  if (finite) t.header.push_back("completion");
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    std::vector<std::string> row = key_values[i];
-    const json& r = results[i];
-    if (r.is_null()) {
-      row.push_back("failed");
-    } else {
-      row.push_back(f3(r["offered_load_measured"].get<double>()));
-      row.push_back(f3(r["accepted_load"].get<double>()));
-      row.push_back(f3(r["accepted_min_node"].get<double>()));
-      row.push_back(f1(r["latency_avg"].get<double>()));
-      row.push_back(std::to_string(r["latency_p50"].get<std::uint64_t>()));
-      row.push_back(std::to_string(r["latency_p99"].get<std::uint64_t>()));
-      row.push_back(std::to_string(r["latency_max"].get<std::uint64_t>()));
-      row.push_back(f1(r["network_latency_avg"].get<double>()));
-      row.push_back(fmt::format("{:.2f}", r["hops_avg"].get<double>()));
-      row.push_back(r["saturated"].get<bool>() ? "yes" : "no");
-      if (finite) row.push_back(std::to_string(r.value("completion_cycles", std::uint64_t{0})));
-    }
-    t.rows.push_back(row);
-  }
-  return t;
-}
-
-Table csv_table(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& key_values,
-                const std::vector<json>& results) {
-  Table t;
-  t.header = keys;
-  const json fields = RunResult{}.to_json();
-  for (auto& [k, v] : fields.items())
-    if (v.is_primitive()) t.header.push_back(k);
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    std::vector<std::string> row = key_values[i];
-    if (!results[i].is_null())
-      for (auto& [k, v] : results[i].items())
-        if (v.is_primitive()) row.push_back(v.is_string() ? v.get<std::string>() : v.dump());
-    t.rows.push_back(row);
-  }
-  return t;
-}
-
 // Heatmap CSV: one row per (router, input port, output port) with packets.
 std::string heatmap_csv(const Network& net) {
   std::string out = csv_provenance_line() + "router,input,output,packets\n";
@@ -160,13 +108,101 @@ std::string heatmap_csv(const Network& net) {
   return out;
 }
 
+// The first line run prints: the router or network and the traffic.
+std::string run_banner(const Config& cfg, int nodes) {
+  const std::string traffic = cfg.get_string("traffic.source") == "trace"
+                                  ? "trace " + cfg.get_string("traffic.trace_file")
+                                  : fmt::format("{} traffic, load {}", cfg.get_string("traffic.pattern"),
+                                                cfg.text("traffic.load"));
+  const std::string batch = cfg.get_string("traffic.mode") == "batch"
+                                ? fmt::format(", batch of {} packets per node", cfg.get_int("traffic.batch_packets"))
+                                : "";
+  const std::string topology = cfg.get_string("network.topology");
+  const std::string routers =
+      topology == "single"
+          ? fmt::format("{} radix {}", cfg.get_string("router.org"), cfg.get_int("router.radix"))
+          : fmt::format("{} network of {} nodes, {} radix-{} routers, {} routing", topology, nodes,
+                        cfg.get_string("router.org"), cfg.get_int("router.radix"), cfg.get_string("network.routing"));
+  return fmt::format("nwnsim run: {}, {}{}", routers, traffic, batch);
+}
+
+// The arguments that give a child nwnsim the config of `a`.
+std::vector<std::string> config_child_args(const ConfigArgs& a) {
+  std::vector<std::string> args;
+  if (!a.file.empty()) args.push_back(a.file);
+  for (auto& s : a.sets) args.insert(args.end(), {"--set", s});
+  if (!a.allocator.empty()) args.insert(args.end(), {"--allocator", a.allocator});
+  if (a.threads > 0) args.insert(args.end(), {"--threads", std::to_string(a.threads)});
+  return args;
+}
+
+struct SeedArgs {
+  int seeds = 1;  // --seeds: runs of each point, sim.seed and the seeds derived from it
+  int jobs = 0;   // -j: parallel processes (0: one per core)
+};
+
+// run --seeds N: the point with each derived seed in a child process (one
+// SystemC elaboration each), every figure the mean over the seeds with its
+// 95 % interval (sim/seeds.hpp).
+int cmd_run_seeds(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path, bool quiet,
+                  const std::vector<std::string>& columns, const SeedArgs& sa) {
+  const Config cfg = load_config(ca);
+  const auto seeds = derived_seeds(cfg.get_int("sim.seed"), sa.seeds);
+  const ScratchDir scratch("seeds");
+  std::vector<Job> jobs(seeds.size());
+  for (std::size_t k = 0; k < seeds.size(); ++k) {
+    jobs[k].args = {"run"};
+    for (auto& arg : config_child_args(ca)) jobs[k].args.push_back(arg);
+    jobs[k].args.insert(jobs[k].args.end(), {"--set", fmt::format("sim.seed={}", seeds[k]), "--quiet", "--json",
+                                             (fs::path(scratch.path()) / fmt::format("s{}.json", k)).string()});
+  }
+  const int parallel = sa.jobs > 0 ? sa.jobs : std::max(1, int(sysconf(_SC_NPROCESSORS_ONLN)));
+  run_jobs(jobs, parallel, [](std::size_t) {});
+  std::vector<json> per_seed;
+  for (std::size_t k = 0; k < seeds.size(); ++k) {
+    if (jobs[k].exit_code != 0) {
+      std::cerr << fmt::format("nwnsim run: seed {} (of --seeds {}) failed (exit {}); run it alone with --set "
+                               "sim.seed={} to see why\n",
+                               seeds[k], seeds.size(), jobs[k].exit_code, seeds[k]);
+      return jobs[k].exit_code;
+    }
+    per_seed.push_back(
+        json::parse(read_file((fs::path(scratch.path()) / fmt::format("s{}.json", k)).string())).at("results"));
+  }
+  json out;
+  out["nwnsim"] = "run";
+  out["provenance"] = provenance(&cfg);
+  out["config"] = cfg.to_json();
+  out["results"] = combine_seeds(per_seed, seeds);
+  if (!json_path.empty()) write_file(json_path, out.dump(2) + "\n");
+  if (!csv_path.empty()) write_file(csv_path, csv_table({}, {{}}, {out["results"]}, columns).csv());
+  if (!quiet) {
+    const json& fair = out["results"]["fairness"];
+    const int nodes = fair.is_object() ? int(fair["by_source"]["flits"].size()) : 0;
+    std::cout << run_banner(cfg, nodes) << fmt::format(", {} seeds: mean ± 95 % interval\n", seeds.size());
+    std::cout << results_table({}, {{}}, {out["results"]}, columns).render();
+  }
+  return 0;
+}
+
 struct RunDebugArgs {
   std::string heatmap, trace_packets, vcd;
   bool progress = false;
 };
 
 int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
-            const std::string& perf_path, bool quiet, const RunDebugArgs& debug) {
+            const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
+            const std::vector<std::string>& columns, const SeedArgs& sa) {
+  if (sa.seeds > 1) {
+    for (auto& [flag, given] : {std::pair<const char*, bool>{"--perf-json", !perf_path.empty()},
+                                {"--heatmap", !debug.heatmap.empty()}, {"--trace-packets", !debug.trace_packets.empty()},
+                                {"--vcd", !debug.vcd.empty()}, {"--trace-rtl", !ca.trace_rtl.empty()}})
+      if (given)
+        throw ConfigError(fmt::format("run error: {} with --seeds {}: debug and speed outputs are of one run "
+                                      "(leave out --seeds)",
+                                      flag, sa.seeds));
+    return cmd_run_seeds(ca, json_path, csv_path, quiet, columns, sa);
+  }
   Config cfg = load_config(ca);
   const std::string& heatmap_path = debug.heatmap;
   if (!heatmap_path.empty()) cfg.set("sim.heatmap", "true", "--heatmap");
@@ -188,26 +224,13 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
   out["config"] = cfg.to_json();
   out["results"] = r.to_json();
   if (!json_path.empty()) write_file(json_path, out.dump(2) + "\n");
-  if (!csv_path.empty()) write_file(csv_path, csv_table({}, {{}}, {out["results"]}).csv());
+  if (!csv_path.empty()) write_file(csv_path, csv_table({}, {{}}, {out["results"]}, columns).csv());
   if (!perf_path.empty()) write_file(perf_path, perf.to_json().dump(2) + "\n");
   if (!quiet && !r.saturated && r.warmup_check.is_object() && !r.warmup_check.value("converged", true))
     std::cerr << "nwnsim run: " << r.warmup_check["message"].get<std::string>() << "\n";
   if (!quiet) {
-    const std::string traffic = cfg.get_string("traffic.source") == "trace"
-                                    ? "trace " + cfg.get_string("traffic.trace_file")
-                                    : fmt::format("{} traffic, load {}", cfg.get_string("traffic.pattern"),
-                                                  cfg.text("traffic.load"));
-    const std::string batch = cfg.get_string("traffic.mode") == "batch"
-                                  ? fmt::format(", batch of {} packets per node", cfg.get_int("traffic.batch_packets"))
-                                  : "";
-    const std::string topology = cfg.get_string("network.topology");
-    const std::string routers =
-        topology == "single"
-            ? fmt::format("{} radix {}", cfg.get_string("router.org"), cfg.get_int("router.radix"))
-            : fmt::format("{} network of {} nodes, {} radix-{} routers, {} routing", topology, nodes,
-                          cfg.get_string("router.org"), cfg.get_int("router.radix"), cfg.get_string("network.routing"));
-    std::cout << fmt::format("nwnsim run: {}, {}{}\n", routers, traffic, batch);
-    std::cout << results_table({}, {{}}, {out["results"]}).render();
+    std::cout << run_banner(cfg, nodes) << "\n";
+    std::cout << results_table({}, {{}}, {out["results"]}, columns).render();
     if (r.workload != "open") {
       if (r.drained)
         std::cout << fmt::format("completion: all {} packets delivered by cycle {}; per node, last delivery at "
@@ -233,6 +256,8 @@ struct SweepArgs {
   long point = -1;         // run only this point (a cluster job-array task)
   bool merge_only = false; // merge what out_dir holds, simulate nothing
   std::string emit;        // "slurm": write a job-array script and a manifest
+  int seeds = 1;           // runs of each point (sim/seeds.hpp)
+  std::string columns;     // --columns
 };
 
 std::string format_duration(double s) {
@@ -372,8 +397,58 @@ void remove_unfinished(const fs::path& dir, const std::vector<std::string>& poin
   }
 }
 
+// sweep --seeds N: the seeds are the grid's last axis, sim.seed, so each
+// (point, seed) runs, is kept and resumes as any point does.
+void add_seed_axis(int seeds, const Config& base,
+                   std::vector<std::pair<std::string, std::vector<std::string>>>& axes) {
+  if (seeds <= 1) return;
+  for (auto& [key, values] : axes)
+    if (key == "sim.seed")
+      throw ConfigError(fmt::format("sweep error: --seeds {} with --vary sim.seed: --seeds derives the seeds from "
+                                    "sim.seed (set it with --set sim.seed=S), or vary sim.seed without --seeds",
+                                    seeds));
+  std::vector<std::string> values;
+  for (auto s : derived_seeds(base.get_int("sim.seed"), seeds)) values.push_back(std::to_string(s));
+  axes.push_back({"sim.seed", values});
+}
+
+// Folds the seed axis (the last) back: each point's results combined over its
+// seeds (sim/seeds.hpp); a point with a seed missing is missing.
+void group_seeds(int seeds, std::vector<std::string>& keys, std::vector<std::vector<std::string>>& points,
+                 std::vector<json>& results, json& all) {
+  const std::size_t n = std::size_t(seeds);
+  std::vector<std::vector<std::string>> grid;
+  std::vector<json> combined;
+  json grouped = json::array();
+  for (std::size_t g = 0; g * n < points.size(); ++g) {
+    std::vector<json> per_seed;
+    std::vector<std::int64_t> seed_values;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!results[g * n + k].is_null()) per_seed.push_back(results[g * n + k]);
+      seed_values.push_back(std::stoll(points[g * n + k].back()));
+    }
+    std::vector<std::string> key_values(points[g * n].begin(), points[g * n].end() - 1);
+    json point;
+    for (std::size_t k = 0; k + 1 < keys.size(); ++k) point["set"][keys[k]] = key_values[k];
+    if (per_seed.size() == n) {
+      combined.push_back(combine_seeds(per_seed, seed_values));
+      point["results"] = combined.back();
+    } else {
+      combined.push_back(json());
+      point["missing"] = true;
+    }
+    grid.push_back(key_values);
+    grouped.push_back(point);
+  }
+  keys.pop_back();
+  points = grid;
+  results = combined;
+  all = grouped;
+}
+
 int cmd_sweep(const SweepArgs& a) {
   Config base = load_config(a.config);  // validates the file and overrides up front
+  const auto columns = parse_columns(a.columns, "--columns");
   for (const char* key : {"sim.packet_trace_file", "sim.vcd_file", "router.rtl_trace_file"})
     if (!base.get_string(key).empty())
       throw ConfigError(std::string("sweep error: ") + key + " = '" + base.get_string(key) +
@@ -394,6 +469,7 @@ int cmd_sweep(const SweepArgs& a) {
     for (auto& val : values) Config(base).set(key, val, what);  // validate every value now
     axes.push_back({key, values});
   }
+  add_seed_axis(a.seeds, base, axes);
   // Cartesian product, last axis fastest.
   std::vector<std::vector<std::string>> points{{}};
   for (auto& [key, values] : axes) {
@@ -460,6 +536,7 @@ int cmd_sweep(const SweepArgs& a) {
       self += " '" + (k == 0 && !a.config.file.empty() ? fs::absolute(a.config.file).string() : base_args[k]) + "'";
     for (auto& v : a.vary) self += " --vary '" + v + "'";
     if (a.loads_given) self += " --loads '" + a.loads + "'";
+    if (a.seeds > 1) self += fmt::format(" --seeds {}", a.seeds);
     self += " --out-dir '" + fs::absolute(a.out_dir).string() + "'";
     std::string script = fmt::format(
         "#!/bin/bash\n"
@@ -583,6 +660,7 @@ int cmd_sweep(const SweepArgs& a) {
     }
     all.push_back(point);
   }
+  if (a.seeds > 1) group_seeds(a.seeds, keys, points, results, all);
   json out;
   out["nwnsim"] = "sweep";
   out["provenance"] = provenance(&base);
@@ -591,17 +669,20 @@ int cmd_sweep(const SweepArgs& a) {
   auto shown = [&](const char* key) {
     return std::find(keys.begin(), keys.end(), key) != keys.end() ? std::string("varied") : base.text(key);
   };
-  std::cout << fmt::format("nwnsim sweep: {} {}, radix {}, {} traffic, {} point(s)\n", base.get_string("network.topology"),
-                           shown("router.org"), shown("router.radix"), shown("traffic.pattern"), points.size());
-  std::cout << results_table(keys, points, results).render();
+  std::cout << fmt::format("nwnsim sweep: {} {}, radix {}, {} traffic, {} point(s){}\n",
+                           base.get_string("network.topology"), shown("router.org"), shown("router.radix"),
+                           shown("traffic.pattern"), points.size(),
+                           a.seeds > 1 ? fmt::format(" x {} seeds: mean ± 95 % interval", a.seeds) : "");
+  std::cout << results_table(keys, points, results, columns).render();
   if (!a.json_path.empty()) write_file(a.json_path, out.dump(2) + "\n");
-  if (!a.csv_path.empty()) write_file(a.csv_path, csv_table(keys, points, results).csv());
+  if (!a.csv_path.empty()) write_file(a.csv_path, csv_table(keys, points, results, columns).csv());
   if (keep) {
     write_file((fs::path(a.out_dir) / "sweep.json").string(), out.dump(2) + "\n");
-    write_file((fs::path(a.out_dir) / "sweep.csv").string(), csv_table(keys, points, results).csv());
+    write_file((fs::path(a.out_dir) / "sweep.csv").string(), csv_table(keys, points, results, columns).csv());
   }
   if (failed) {
-    std::cerr << fmt::format("nwnsim sweep: {} point(s) {}; run one with 'nwnsim run' to see why\n", failed,
+    std::cerr << fmt::format("nwnsim sweep: {} {} {}; run one with 'nwnsim run' to see why\n", failed,
+                             a.seeds > 1 ? "run(s) of a point and a seed" : "point(s)",
                              a.merge_only ? "missing" : "failed");
     return failure;
   }
@@ -774,6 +855,18 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+const char* const seeds_help =
+    "run each point with N seeds (sim.seed and N-1 derived from it, each in a child process): every figure the "
+    "mean with its 95 % interval (Student t), the per-seed values in the JSON";
+const std::string columns_flag_help = "the table's and CSV's statistics, comma-separated: " + columns_help();
+
+void add_seed_and_column_args(CLI::App* cmd, SeedArgs& sa, std::string& columns) {
+  cmd->add_option("--seeds", sa.seeds, seeds_help)->check(CLI::Range(1, 1000));
+  cmd->add_option("-j,--jobs", sa.jobs, "parallel processes with --seeds (default: one per core)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--columns", columns, columns_flag_help)->type_name("LIST");
+}
+
 int run_command(int argc, char** argv) {
   CLI::App app{"nwnsim: cycle-level SystemC model of high-radix router microarchitecture"};
   app.require_subcommand(1);
@@ -790,6 +883,9 @@ int run_command(int argc, char** argv) {
                                 "write wall time, cycles/s and peak memory (machine-dependent) as JSON"));
   run->add_flag("--quiet", run_quiet, "print nothing on success");
   RunDebugArgs run_debug;
+  SeedArgs run_seeds;
+  std::string run_columns;
+  add_seed_and_column_args(run, run_seeds, run_columns);
   run->add_flag("--progress", run_debug.progress,
                 "a progress line on stderr about once a second (the default on a terminal)");
   output_option(run->add_option(
@@ -814,6 +910,8 @@ int run_command(int argc, char** argv) {
   sweep->add_option("--vary", sw.vary, "sweep a config key: KEY=FIRST:LAST:STEP or KEY=a,b,c (repeatable)")
       ->type_name("KEY=SPEC");
   sweep->add_option("-j,--jobs", sw.jobs, "parallel processes (default: one per core)")->check(CLI::Range(1, 1024));
+  sweep->add_option("--seeds", sw.seeds, seeds_help)->check(CLI::Range(1, 1000));
+  sweep->add_option("--columns", sw.columns, columns_flag_help)->type_name("LIST");
   output_option(sweep->add_option("--json", sw.json_path, "write every point's config and results as JSON"));
   output_option(sweep->add_option("--csv", sw.csv_path, "write one CSV row per point"));
   output_option(sweep->add_option("--out-dir", sw.out_dir,
@@ -857,7 +955,8 @@ int run_command(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
     }
-    if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_debug);
+    if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_debug,
+                             parse_columns(run_columns, "--columns"), run_seeds);
     if (*sweep) {
       sw.loads_given = loads->count() > 0;
       return cmd_sweep(sw);

@@ -21,6 +21,8 @@
 #include "process.hpp"
 #include "provenance.hpp"
 #include "report.hpp"
+#include "columns.hpp"
+#include "seeds.hpp"
 
 namespace nwn {
 namespace {
@@ -41,6 +43,7 @@ struct CompareArgs {
   int jobs = 0;
   std::string csv_path, json_path, plot_prefix;
   bool quick = false;
+  int seeds = 1;  // --seeds (sim/seeds.hpp)
 };
 
 SwitchDescription description_for(const Config& cfg) {
@@ -57,6 +60,38 @@ struct Point {
   double edp = 0, edap = 0;  // pJ x ns, pJ x ns x mm^2
   bool ok = false;
 };
+
+std::vector<std::string> compare_header() {
+  return {"pattern", "org",  "accepted", "latency", "area-mm2", "E/pkt-pJ", "buf",      "xbar", "wire",
+          "static",  "EDP",  "EDAP",     "rel-area", "rel-E",   "rel-EDP",  "rel-EDAP", "sat"};
+}
+
+// A compared point's row from its JSON (over seeds: mean ± 95 % interval).
+std::vector<std::string> compare_row(const json& j) {
+  std::string sat = j["results"]["saturated"].get<bool>() ? "yes" : "no";
+  if (j.contains("confidence")) {
+    const json& f = j["confidence"]["figures"]["results.saturated"];
+    const auto held = f["true_in"].get<std::size_t>();
+    if (held > 0 && held < f["values"].size()) sat += fmt::format(" ({}/{})", held, f["values"].size());
+  }
+  return {j["pattern"].get<std::string>(),
+          j["org"].get<std::string>(),
+          figure_text(j, "results.accepted_load", "{:.3f}"),
+          figure_text(j, "latency_cycles", "{:.1f}"),
+          figure_text(j, "area_mm2", "{:.2f}"),
+          figure_text(j, "energy_per_packet.switch_pj", "{:.1f}"),
+          figure_text(j, "energy_per_packet.buffers_pj", "{:.1f}"),
+          figure_text(j, "energy_per_packet.crossbars_pj", "{:.1f}"),
+          figure_text(j, "energy_per_packet.wires_pj", "{:.1f}"),
+          figure_text(j, "energy_per_packet.static_pj", "{:.1f}"),
+          figure_text(j, "edp_pj_ns", "{:.3g}"),
+          figure_text(j, "edap_pj_ns_mm2", "{:.3g}"),
+          figure_text(j, "relative.area", "{:.2f}"),
+          figure_text(j, "relative.energy", "{:.2f}"),
+          figure_text(j, "relative.edp", "{:.2f}"),
+          figure_text(j, "relative.edap", "{:.2f}"),
+          sat};
+}
 
 int run_compare(const CompareArgs& a) {
   Config base;
@@ -148,8 +183,7 @@ int run_compare(const CompareArgs& a) {
     return nullptr;
   };
   Table t;
-  t.header = {"pattern", "org",   "accepted", "latency", "area-mm2", "E/pkt-pJ", "buf", "xbar", "wire", "static",
-              "EDP",     "EDAP",  "rel-area", "rel-E",   "rel-EDP",  "rel-EDAP", "sat"};
+  t.header = compare_header();
   json out;
   out["nwnsim"] = "compare";
   out["technology"] = tech.name;
@@ -167,17 +201,7 @@ int run_compare(const CompareArgs& a) {
         continue;
       }
       const Point* ref = ref_of(pt);
-      auto rel = [&](double x, double r) { return ref && r > 0 ? fmt::format("{:.2f}", x / r) : std::string("-"); };
       const EnergyBreakdown& e = pt.energy_per_packet;
-      t.rows.push_back({pt.pattern, pt.org, fmt::format("{:.3f}", pt.results["accepted_load"].get<double>()),
-                        fmt::format("{:.1f}", pt.latency_cycles), fmt::format("{:.2f}", pt.area_mm2),
-                        fmt::format("{:.1f}", e.switch_pj()), fmt::format("{:.1f}", e.buffers_pj),
-                        fmt::format("{:.1f}", e.crossbars_pj), fmt::format("{:.1f}", e.wires_pj),
-                        fmt::format("{:.1f}", e.static_pj()), fmt::format("{:.3g}", pt.edp),
-                        fmt::format("{:.3g}", pt.edap), rel(pt.area_mm2, ref ? ref->area_mm2 : 0),
-                        rel(e.switch_pj(), ref ? ref->energy_per_packet.switch_pj() : 0),
-                        rel(pt.edp, ref ? ref->edp : 0), rel(pt.edap, ref ? ref->edap : 0),
-                        pt.results["saturated"].get<bool>() ? "yes" : "no"});
       json j;
       j["org"] = pt.org;
       j["pattern"] = pt.pattern;
@@ -199,6 +223,7 @@ int run_compare(const CompareArgs& a) {
         j["relative"]["edap"] = pt.edap / ref->edap;
       }
       j["results"] = pt.results;
+      t.rows.push_back(compare_row(j));
       arr.push_back(j);
     }
   out["points"] = arr;
@@ -227,6 +252,81 @@ int run_compare(const CompareArgs& a) {
   return failed ? 1 : 0;
 }
 
+// compare --seeds N: one comparison per seed in a child process (its points
+// in grandchildren), each point's figures combined over the seeds. The
+// relative figures are each seed's against the reference of the same seed.
+int run_compare_seeds(const CompareArgs& a) {
+  Config base;
+  if (!a.config_file.empty()) base.load_file(a.config_file);
+  for (auto& s : a.sets) base.set_override(s);
+  const auto seeds = derived_seeds(base.get_int("sim.seed"), a.seeds);
+  const ScratchDir scratch("compare-seeds");
+  auto part = [&](std::size_t k) { return (fs::path(scratch.path()) / fmt::format("s{}.json", k)).string(); };
+  std::vector<Job> jobs(seeds.size());
+  for (std::size_t k = 0; k < seeds.size(); ++k) {
+    std::vector<std::string>& args = jobs[k].args;
+    args = {"compare"};
+    if (!a.config_file.empty()) args.push_back(a.config_file);
+    for (auto& s : a.sets) args.insert(args.end(), {"--set", s});
+    args.insert(args.end(), {"--set", fmt::format("sim.seed={}", seeds[k]), "--orgs", a.orgs, "--patterns",
+                             a.patterns, "--load", a.load, "--cn-stages", std::to_string(a.cn_stages), "--json",
+                             part(k)});
+    if (a.reference_given) args.insert(args.end(), {"--reference", a.reference});
+    if (!a.tech_file.empty()) args.insert(args.end(), {"--tech", a.tech_file});
+    if (a.jobs > 0) args.insert(args.end(), {"-j", std::to_string(a.jobs)});
+    if (a.quick) args.push_back("--quick");
+  }
+  const bool tty = isatty(2);
+  std::size_t done = 0;
+  run_jobs(jobs, 1, [&](std::size_t) {  // one comparison at a time: each runs its points in parallel
+    if (tty) std::cerr << fmt::format("\r[{}/{}] seeds done", ++done, jobs.size()) << std::flush;
+  });
+  if (tty) std::cerr << "\n";
+  std::vector<json> runs;
+  for (std::size_t k = 0; k < seeds.size(); ++k) {
+    if (jobs[k].exit_code != 0) {
+      std::cerr << fmt::format("compare: seed {} (of --seeds {}) failed (exit {}); run it alone with --set "
+                               "sim.seed={} to see why\n",
+                               seeds[k], seeds.size(), jobs[k].exit_code, seeds[k]);
+      return jobs[k].exit_code;
+    }
+    runs.push_back(json::parse(read_file(part(k))));
+  }
+  json out = runs[0];
+  out["provenance"] = provenance(&base);
+  out["config"] = runs[0]["config"];
+  out["config"]["sim.seed"] = base.get_int("sim.seed");
+  out["seeds"] = seeds;
+  json points = json::array();
+  Table t;
+  t.header = compare_header();
+  for (std::size_t i = 0; i < runs[0]["points"].size(); ++i) {
+    std::vector<json> per_seed;
+    for (auto& r : runs) per_seed.push_back(r["points"][i]);
+    points.push_back(combine_seeds(per_seed, seeds));
+    t.rows.push_back(compare_row(points.back()));
+  }
+  out["points"] = points;
+  std::cout << fmt::format("nwnsim compare: radix {}, load {}, {}, {} seeds: mean ± 95 % interval; energy per "
+                           "packet in pJ, EDP in pJ*ns, EDAP in pJ*ns*mm2, rel- = relative to {}\n",
+                           out["config"]["router.radix"].dump(), a.load, out["technology"].get<std::string>(),
+                           seeds.size(), out["reference"].get<std::string>());
+  std::cout << t.render();
+  if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
+  if (!a.json_path.empty() || !a.plot_prefix.empty()) {
+    const std::string jp = a.json_path.empty() ? a.plot_prefix + ".json" : a.json_path;
+    write_file(jp, out.dump(2) + "\n");
+    if (!a.plot_prefix.empty()) {
+      if (const std::string problem = run_plot_script({"scripts/plot_compare.py", jp, a.plot_prefix}); !problem.empty()) {
+        std::cerr << "compare: the plot failed: " << problem << "\n";
+        return 1;
+      }
+      std::cout << "plots: " << a.plot_prefix << "-{energy,edp,edap}.{png,pdf,svg}\n";
+    }
+  }
+  return 0;
+}
+
 CommandRegistration reg_compare([](CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CompareArgs>();
   auto* c = app.add_subcommand("compare",
@@ -252,9 +352,13 @@ CommandRegistration reg_compare([](CLI::App& app, int& exit_code) {
                               "Python: NWNSIM_PYTHON, else a python3 on PATH with matplotlib)"),
                 OutputKind::Prefix);
   c->add_flag("--quick", args->quick, "shorter measurement window");
+  c->add_option("--seeds", args->seeds,
+                "compare with N seeds (sim.seed and N-1 derived from it; one comparison each, in child processes): "
+                "every figure the mean with its 95 % interval (Student t), relative figures paired by seed")
+      ->check(CLI::Range(1, 1000));
   c->callback([args, c, &exit_code] {
     args->reference_given = c->count("--reference") > 0;
-    exit_code = run_compare(*args);
+    exit_code = args->seeds > 1 ? run_compare_seeds(*args) : run_compare(*args);
   });
 });
 

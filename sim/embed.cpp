@@ -560,6 +560,7 @@ RunResult TlmNetwork::results() const {
   const Cycle now = clock_.now();
   r.window_activity = net_->activity();
   summarize_completion(cfg_, *net_, now, live_ == 0 && net_->stats().outstanding() == 0, "external", r);
+  summarize_utilization(*net_, r);
   summarize_network(cfg_, *net_, now, r);
   return r;
 }

@@ -59,6 +59,7 @@ nlohmann::ordered_json RunResult::to_json() const {
   if (!heatmap.is_null()) j["heatmap"] = heatmap;
   if (!latency_histogram.is_null()) j["latency_histogram"] = latency_histogram;
   if (!fairness.is_null()) j["fairness"] = fairness;
+  if (!utilization.is_null()) j["utilization"] = utilization;
   if (!classes.is_null()) j["classes"] = classes;
   if (!time_series.is_null()) j["time_series"] = time_series;
   if (!warmup_check.is_null()) j["warmup_check"] = warmup_check;
@@ -223,6 +224,71 @@ nlohmann::ordered_json per_node_json(const std::vector<std::uint64_t>& flits, do
   return j;
 }
 
+// Flits sent so far on each router output channel (router by router, port
+// by port: to routers and to terminals) and on each node's injection and
+// ejection channel. Two counts a run: no cost per flit.
+struct ChannelCounts {
+  std::vector<std::vector<std::uint64_t>> router_ports;
+  std::vector<std::uint64_t> inject, eject;
+};
+
+ChannelCounts channel_counts(Network& net) {
+  ChannelCounts c;
+  for (auto& r : net.routers()) {
+    std::vector<std::uint64_t> ports;
+    for (const PortAttachment& a : r->description().outputs) {
+      const Link* l = r->subswitches()[a.ss]->output_link(a.port);
+      ports.push_back(l ? l->flits_sent() : 0);
+    }
+    c.router_ports.push_back(std::move(ports));
+  }
+  for (int n = 0; n < net.endpoints().nodes(); ++n) {
+    c.inject.push_back(net.endpoints().inject_link(n)->flits_sent());
+    c.eject.push_back(net.endpoints().eject_link(n)->flits_sent());
+  }
+  return c;
+}
+
+// Utilization between two counts over `window` cycles: the fraction of the
+// window each channel carried a flit.
+nlohmann::ordered_json utilization_json(const ChannelCounts& before, const ChannelCounts& after, Cycle window,
+                                        int serialization) {
+  const double per_flit = window ? double(serialization) / double(window) : 0.0;
+  auto fractions = [&](const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < b.size(); ++i) out.push_back(double(b[i] - (i < a.size() ? a[i] : 0)) * per_flit);
+    return out;
+  };
+  nlohmann::ordered_json ports = nlohmann::ordered_json::array();
+  double sum = 0, busiest = -1;
+  std::size_t count = 0, busiest_router = 0, busiest_port = 0;
+  for (std::size_t r = 0; r < after.router_ports.size(); ++r) {
+    const auto u = fractions(r < before.router_ports.size() ? before.router_ports[r] : std::vector<std::uint64_t>{},
+                             after.router_ports[r]);
+    for (std::size_t p = 0; p < u.size(); ++p) {
+      const double x = u[p].get<double>();
+      sum += x;
+      ++count;
+      if (x > busiest) {
+        busiest = x;
+        busiest_router = r;
+        busiest_port = p;
+      }
+    }
+    ports.push_back(u);
+  }
+  nlohmann::ordered_json j;
+  j["window_cycles"] = window;
+  j["router_port_avg"] = count ? sum / double(count) : 0.0;
+  j["router_port_max"] = std::max(busiest, 0.0);
+  j["busiest_router"] = busiest_router;
+  j["busiest_port"] = busiest_port;
+  j["router_ports"] = ports;
+  j["node_injection"] = fractions(before.inject, after.inject);
+  j["node_ejection"] = fractions(before.eject, after.eject);
+  return j;
+}
+
 // The statistics beyond the summary that every run has (RunResult's comment).
 void summarize_distributions(const Network& net, Cycle now, RunResult& r) {
   const Endpoints& e = net.endpoints();
@@ -338,8 +404,10 @@ void run_open(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
   track_statistics(cfg, net, warmup + window + drain_cap);
   runner.run_until(warmup, [] { return false; }, "warm-up");
   const RouterActivity before = net.activity();
+  const ChannelCounts sent_before = channel_counts(net);
   runner.run_until(warmup + window, [] { return false; }, "measurement window");
   r.window_activity = net.activity() - before;
+  r.utilization = utilization_json(sent_before, channel_counts(net), window, net.serialization_cycles());
   runner.run_until(warmup + window + drain_cap, [&] { return net.stats().outstanding() == 0; }, "drain, at most");
 
   const PacketStats& s = net.stats();
@@ -384,6 +452,7 @@ void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResul
   r.window_activity = net.activity() - before;
   const bool trace = cfg.get_string("traffic.source") == "trace";
   summarize_completion(cfg, net, runner.now(), s.latency.count() == total, trace ? "trace" : "batch", r);
+  summarize_utilization(net, r);
 }
 
 }  // namespace
@@ -449,6 +518,11 @@ void summarize_completion(const Config& cfg, const Network& net, Cycle now, bool
     r.saturated =
         is_saturated(r.drained, kept_up, r.offered_load_measured, cfg.get_float("sim.saturation_accept_ratio"));
   }
+}
+
+void summarize_utilization(Network& net, RunResult& r) {
+  // The window is the whole run up to the last delivery (summarize_completion).
+  r.utilization = utilization_json({}, channel_counts(net), r.window_cycles, net.serialization_cycles());
 }
 
 void track_statistics(const Config& cfg, Network& net, Cycle expected_cycles) {

@@ -105,6 +105,9 @@ RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr,
 void summarize_completion(const Config& cfg, const Network& net, Cycle now, bool drained, const std::string& workload,
                           RunResult& r);
 void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResult& r);
+// Channel utilization (RunResult::utilization) of a batch, trace or
+// embedding run, whose window is the whole run: after summarize_completion.
+void summarize_utilization(Network& net, RunResult& r);
 // Turns on the statistics beyond the summary (RunResult's latency_histogram
 // and on) for a run of about `expected_cycles`; before the run starts.
 void track_statistics(const Config& cfg, Network& net, Cycle expected_cycles);

@@ -6,16 +6,27 @@
 
 namespace nwn {
 
+namespace {
+
+// Characters on screen of UTF-8 text ("±" is two bytes, one character).
+std::size_t width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
 std::string Table::render() const {
   std::vector<std::size_t> w(header.size(), 0);
-  for (std::size_t c = 0; c < header.size(); ++c) w[c] = header[c].size();
+  for (std::size_t c = 0; c < header.size(); ++c) w[c] = width(header[c]);
   for (auto& r : rows)
-    for (std::size_t c = 0; c < r.size() && c < w.size(); ++c) w[c] = std::max(w[c], r[c].size());
+    for (std::size_t c = 0; c < r.size() && c < w.size(); ++c) w[c] = std::max(w[c], width(r[c]));
   std::ostringstream os;
   auto line = [&](const std::vector<std::string>& cells) {
     for (std::size_t c = 0; c < w.size(); ++c) {
       const std::string& s = c < cells.size() ? cells[c] : std::string();
-      os << (c ? "  " : "") << std::string(w[c] - s.size(), ' ') << s;
+      os << (c ? "  " : "") << std::string(w[c] - width(s), ' ') << s;
     }
     os << "\n";
   };

@@ -110,6 +110,7 @@ struct ReproduceArgs {
   std::string out_dir = "results/paper";
   std::string preset_dir = std::string(NWNSIM_SOURCE_DIR) + "/configs/paper";
   int jobs = 0;
+  int seeds = 1;  // --seeds for the sweeps and comparisons (their plots draw the intervals)
 };
 
 int run_reproduce(const ReproduceArgs& a) {
@@ -158,6 +159,8 @@ int run_reproduce(const ReproduceArgs& a) {
     if (a.quick) job.args.insert(job.args.end(), p.quick.begin(), p.quick.end());
     if (a.jobs > 0 && (p.command[0] == "sweep" || p.command[0] == "compare"))
       job.args.insert(job.args.end(), {"-j", std::to_string(a.jobs)});
+    if (a.seeds > 1 && (p.command[0] == "sweep" || p.command[0] == "compare"))
+      job.args.insert(job.args.end(), {"--seeds", std::to_string(a.seeds)});
     for (auto& o : p.outputs) job.args.insert(job.args.end(), {"--" + o, vars["{" + o + "}"]});
     std::string line = "nwnsim";
     for (auto& s : job.args) line += " " + s;
@@ -198,6 +201,9 @@ CommandRegistration reg_reproduce([](CLI::App& app, int& exit_code) {
   c->add_option("--presets", args->preset_dir, "preset directory")->capture_default_str();
   c->add_option("-j,--jobs", args->jobs, "parallel processes for sweeps and comparisons (default: one per core)")
       ->check(CLI::Range(1, 1024));
+  c->add_option("--seeds", args->seeds,
+                "run the sweeps and comparisons with N seeds: means with 95 % intervals, drawn as error bars")
+      ->check(CLI::Range(1, 1000));
   c->callback([args, &exit_code] { exit_code = run_reproduce(*args); });
 });
 

@@ -51,6 +51,10 @@ struct RunResult {
   // packets delivered per interval of sim.sample_cycles; and whether the
   // window's start had settled (open loop). Null where a run has none.
   nlohmann::ordered_json latency_histogram, fairness, classes, time_series, warmup_check;
+  // Channel utilization over the window (flits sent x cycles per flit /
+  // window cycles): every router output port, router by router, and each
+  // node's injection and ejection channel, with the busiest port.
+  nlohmann::ordered_json utilization;
 
   nlohmann::ordered_json to_json() const;
 };

@@ -4,8 +4,13 @@ organizations under uniform random traffic (the same runs as
 `nwnsim reproduce fig11c-ur`), as a DataFrame, a table of each
 organization's last unsaturated load, and the plot.
 
-    python/examples/fig11c.py [--quick] [OUT_PREFIX]   ->  OUT_PREFIX-{latency,throughput,power}.{png,pdf,svg}
+    python/examples/fig11c.py [--quick] [--seeds N] [OUT_PREFIX]
+        ->  OUT_PREFIX-{latency,throughput,power}.{png,pdf,svg}
+
+With --seeds N every point is the mean over N seeds, drawn with its 95 %
+interval, and the table gives the zero-load latency's interval.
 """
+import argparse
 import os
 import sys
 
@@ -14,18 +19,23 @@ import nwnsim  # noqa: E402
 
 
 def main():
-    quick = "--quick" in sys.argv
-    args = [a for a in sys.argv[1:] if a != "--quick"]
-    prefix = args[0] if args else "results/fig11c-python"
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("prefix", nargs="?", default="results/fig11c-python", help="output path without -FIGURE.FORMAT")
+    ap.add_argument("--quick", action="store_true", help="shorter windows, fewer loads")
+    ap.add_argument("--seeds", type=int, help="run every point with N seeds (means with 95 %% intervals)")
+    a = ap.parse_args()
+    quick, seeds, prefix = a.quick, a.seeds, a.prefix
     os.makedirs(os.path.dirname(prefix) or ".", exist_ok=True)
     sets = {"traffic.pattern": "uniform", "router.cn_crossbar_stages": 10}
     if quick:
         sets.update({"sim.warmup_cycles": 1000, "sim.measure_cycles": 4000})
     df = nwnsim.sweep({"router.org": ["cn", "hc", "fc", "trv", "trm", "hxv", "hxm"]},
-                      loads="0.1:0.9:0.2" if quick else "0.1:1.0:0.1", sets=sets)
+                      loads="0.1:0.9:0.2" if quick else "0.1:1.0:0.1", sets=sets, seeds=seeds)
     ok = df[~df["saturated"]]
-    table = ok.groupby("router.org", sort=False).agg(last_unsaturated_load=("traffic.load", "max"),
-                                                     zero_load_latency=("latency_avg", "first"))
+    columns = dict(last_unsaturated_load=("traffic.load", "max"), zero_load_latency=("latency_avg", "first"))
+    if seeds:
+        columns["its_95pct_interval"] = ("latency_avg_ci95", "first")
+    table = ok.groupby("router.org", sort=False).agg(**columns)
     print(table.to_string())
     for path in nwnsim.plot(df, prefix):
         print("wrote", path)

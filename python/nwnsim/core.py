@@ -54,25 +54,29 @@ def _nwnsim(args, quiet=True):
     return p.stdout
 
 
-def run(sets=None, config=None, threads=None):
+def run(sets=None, config=None, threads=None, seeds=None):
     """Simulates one point: `sets` maps config keys to values (nwnsim config
-    --keys), `config` is an optional TOML file. Returns the run's JSON as a
-    dict: nwnsim, provenance, config, results."""
+    --keys), `config` is an optional TOML file; `seeds` N runs it with N
+    seeds (means and 95 % intervals, results.confidence). Returns the run's
+    JSON as a dict: nwnsim, provenance, config, results."""
     with tempfile.TemporaryDirectory(prefix="nwnsim-py-") as tmp:
         out = os.path.join(tmp, "run.json")
         args = ["run"] + ([config] if config else []) + _set_args(sets)
         if threads:
             args += ["--threads", str(threads)]
+        if seeds:
+            args += ["--seeds", str(seeds)]
         _nwnsim(args + ["--quiet", "--json", out])
         with open(out) as f:
             return json.load(f)
 
 
-def sweep(vary=None, loads=None, sets=None, config=None, jobs=None, out_dir=None):
+def sweep(vary=None, loads=None, sets=None, config=None, jobs=None, out_dir=None, seeds=None):
     """Simulates a grid: `vary` maps keys to lists of values, `loads` is a
     list of offered loads (or a "FIRST:LAST:STEP" text), each point in its
     own child process (`nwnsim sweep`, `jobs` at once). With `out_dir` the
-    sweep is kept there and resumes. Returns frame() of the sweep's JSON."""
+    sweep is kept there and resumes; `seeds` N runs each point with N seeds.
+    Returns frame() of the sweep's JSON."""
     with tempfile.TemporaryDirectory(prefix="nwnsim-py-") as tmp:
         out = os.path.join(tmp, "sweep.json")
         args = ["sweep"] + ([config] if config else []) + _set_args(sets)
@@ -84,14 +88,17 @@ def sweep(vary=None, loads=None, sets=None, config=None, jobs=None, out_dir=None
             args += ["-j", str(jobs)]
         if out_dir:
             args += ["--out-dir", str(out_dir)]
+        if seeds:
+            args += ["--seeds", str(seeds)]
         _nwnsim(args + ["--json", out])
         with open(out) as f:
             return frame(json.load(f))
 
 
-def compare(orgs=None, patterns=None, load=None, sets=None, config=None, quick=False, jobs=None):
+def compare(orgs=None, patterns=None, load=None, sets=None, config=None, quick=False, jobs=None, seeds=None):
     """Compares switch organizations (`nwnsim compare`): area, energy per
-    packet, latency, EDP and EDAP, also relative to hc. Returns frame()."""
+    packet, latency, EDP and EDAP, also relative to hc (`seeds` N: over N
+    seeds, with intervals). Returns frame()."""
     with tempfile.TemporaryDirectory(prefix="nwnsim-py-") as tmp:
         out = os.path.join(tmp, "compare.json")
         args = ["compare"] + ([config] if config else []) + _set_args(sets)
@@ -105,6 +112,8 @@ def compare(orgs=None, patterns=None, load=None, sets=None, config=None, quick=F
             args.append("--quick")
         if jobs:
             args += ["-j", str(jobs)]
+        if seeds:
+            args += ["--seeds", str(seeds)]
         _nwnsim(args + ["--json", out])
         with open(out) as f:
             return frame(json.load(f))
@@ -112,7 +121,13 @@ def compare(orgs=None, patterns=None, load=None, sets=None, config=None, quick=F
 
 def _flat(prefix, d, row):
     for k, v in d.items():
-        if isinstance(v, dict):
+        if k == "confidence" and isinstance(v, dict) and "figures" in v:
+            # Results over seeds: each figure's 95 % half-width beside it.
+            for path, f in v["figures"].items():
+                if "ci95" in f:
+                    row[f"{prefix}{path}_ci95"] = f["ci95"]
+            row[prefix + "seeds"] = len(v["seeds"])
+        elif isinstance(v, dict):
             _flat(f"{prefix}{k}.", v, row)
         elif not isinstance(v, list):
             row[prefix + k] = v
@@ -122,8 +137,10 @@ def frame(data):
     """A DataFrame of an nwnsim JSON result (run, sweep, compare,
     saturation, complexity): one row per point, its varied keys and its
     results' figures as columns (nested ones dotted, e.g. power.switch_power_w;
-    lists such as the latency histogram stay in the JSON). The JSON itself is
-    kept in df.attrs["nwnsim"]."""
+    lists such as the latency histogram stay in the JSON). Results over
+    seeds (--seeds) hold the means, with a FIELD_ci95 column (half-width of
+    the 95 % interval) beside each figure and a `seeds` column. The JSON
+    itself is kept in df.attrs["nwnsim"]."""
     import pandas as pd
 
     kind = data.get("nwnsim") if isinstance(data, dict) else None
@@ -143,7 +160,7 @@ def frame(data):
     elif kind == "compare":
         for p in data["points"]:
             row = {}
-            _flat("", {k: v for k, v in p.items() if k != "results"}, row)
+            _flat("", {k: v for k, v in p.items() if k != "results"}, row)  # its confidence too
             _flat("results.", p["results"], row)
             rows.append(row)
     elif kind == "saturation":
@@ -177,8 +194,9 @@ def read(path):
 
 def plot(df_or_json, prefix, **options):
     """Draws the figures of a sweep, compare or complexity result (a frame()
-    or its JSON) with nwnsim.plots; `options`: formats, size, dpi. Returns
-    the files written."""
+    or its JSON), or of a run (latency CDF, time series, port utilization),
+    with nwnsim.plots; `options`: formats, size, dpi. Returns the files
+    written."""
     from . import plots
 
     data = df_or_json.attrs["nwnsim"] if hasattr(df_or_json, "attrs") else df_or_json
@@ -190,6 +208,7 @@ def plot(df_or_json, prefix, **options):
     if kind == "complexity":
         return plots.complexity(data, prefix, **options)
     if kind == "run":
-        runs = {data["config"]["router.org"]: (data["config"]["router.org"], data["results"])}
-        return plots.latency_cdf(runs, prefix, **options) + plots.time_series(runs, prefix, **options)
+        runs, window = plots.runs_of([data])
+        return (plots.latency_cdf(runs, prefix, **options) + plots.time_series(runs, prefix, window=window, **options) +
+                plots.utilization(data, prefix, **options))
     raise ValueError(f"nothing to plot for nwnsim = {kind!r}")

@@ -117,31 +117,80 @@ def sweep_curves(data):
     return curves
 
 
-def sweep(data, prefix, formats=FORMATS, size=None, dpi=200, title=None):
-    """Latency, throughput (and power, for networks) against offered load.
-    Writes PREFIX-{latency,throughput[,power]}.FORMAT; returns the paths."""
+# The figures sweep() draws by name: (results field, y label).
+METRICS = {
+    "latency": ("latency_avg", "average packet latency (cycles)"),
+    "throughput": ("accepted_load", "accepted load (fraction of capacity)"),
+    "power": ("power.switch_power_w", "switch power of all routers (W)"),
+    "p99": ("latency_p99", "99th-percentile packet latency (cycles)"),
+    "network-latency": ("network_latency_avg", "average network latency (cycles)"),
+    "hops": ("hops_avg", "average hops"),
+    "fairness": ("fairness.by_source.jain_index", "Jain's fairness index of accepted load per source"),
+    "min-node": ("accepted_min_node", "accepted load of the least served node"),
+    "util-avg": ("utilization.router_port_avg", "average utilization of router output channels"),
+    "util-max": ("utilization.router_port_max", "utilization of the busiest router output channel"),
+}
+
+
+def field(results, path):
+    """The value at a dotted path of a results dict ("power.switch_power_w"), or None."""
+    v = results
+    for part in path.split("."):
+        if isinstance(v, dict) and part in v:
+            v = v[part]
+        elif isinstance(v, list) and part.isdigit() and int(part) < len(v):
+            v = v[int(part)]
+        else:
+            return None
+    return v
+
+
+def interval(results, path):
+    """The half-width of the 95 % interval of a figure over seeds (0 without seeds)."""
+    f = results.get("confidence", {}).get("figures", {}).get(path, {})
+    return f.get("ci95", 0.0)
+
+
+def sweep(data, prefix, formats=FORMATS, size=None, dpi=200, title=None, metrics=None):
+    """Latency, throughput (and power, for networks) against offered load, or
+    the `metrics` named (METRICS' names, or any results field by its dotted
+    path). Points over seeds carry their 95 % interval as error bars.
+    Writes PREFIX-METRIC.FORMAT (PREFIX-{latency,throughput[,power]} by
+    default); returns the paths."""
     curves = sweep_curves(data)
-    metrics = [("latency", "average packet latency (cycles)", lambda r: r["latency_avg"]),
-               ("throughput", "accepted load (fraction of capacity)", lambda r: r["accepted_load"])]
-    if curves and all("power" in r for _, pts in curves.values() for _, r in pts):
-        metrics.append(("power", "switch power of all routers (W)", lambda r: r["power"]["switch_power_w"]))
+    every = [r for _, pts in curves.values() for _, r in pts]
+    if metrics is None:
+        metrics = ["latency", "throughput"] + (["power"] if every and all("power" in r for r in every) else [])
+    chosen = []
+    for m in metrics:
+        path, ylabel = METRICS.get(m, (m, m))
+        if every and all(not isinstance(field(r, path), (int, float)) for r in every):
+            raise ValueError(f"metric {m!r}: no point has a number at results.{path}")
+        chosen.append((m.replace(".", "-"), ylabel, path))
     # Curves of one organization that differ in another key: one line style each.
     styles = ["-", "--", ":", "-."]
     seen_org = {}
     out = []
-    for metric, ylabel, value in metrics:
+    for metric, ylabel, path in chosen:
         fig, ax = setup(size)
         unsaturated, saturated = [], []
         seen_org.clear()
+        with_intervals = False
         for label, (org, pts) in curves.items():
             colour, marker = org_style(org)
             ls = styles[seen_org.get(org, 0) % len(styles)]
             seen_org[org] = seen_org.get(org, 0) + 1
-            ok = [(x, value(r)) for x, r in pts if not r["saturated"]]
+            pts = [(x, r) for x, r in pts if isinstance(field(r, path), (int, float))]
+            ok = [(x, field(r, path)) for x, r in pts if not r["saturated"]]
             ax.plot([x for x, _ in ok], [y for _, y in ok], color=colour, marker=marker, linestyle=ls,
                     markersize=4, label=label)
-            unsaturated += [y for _, y in ok]
-            sat = [(x, value(r)) for x, r in pts if r["saturated"]]
+            errors = [interval(r, path) for x, r in pts if not r["saturated"]]
+            if any(errors):
+                with_intervals = True
+                ax.errorbar([x for x, _ in ok], [y for _, y in ok], yerr=errors, fmt="none", ecolor=colour,
+                            elinewidth=0.8, capsize=2)
+            unsaturated += [y + e for (_, y), e in zip(ok, errors)]
+            sat = [(x, field(r, path)) for x, r in pts if r["saturated"]]
             if sat:
                 # A dotted line on to the saturated points, which are marked.
                 last = ok[-1:] if ok and ok[-1][0] < sat[0][0] else []
@@ -170,6 +219,10 @@ def sweep(data, prefix, formats=FORMATS, size=None, dpi=200, title=None):
             extra.append((plt.Line2D([], [], **SATURATED), "saturated"))
         if any(y > top for _, y, _ in saturated):
             extra.append((plt.Line2D([], [], **off_scale), "saturated, off scale"))
+        if with_intervals:
+            seeds = next(len(r["confidence"]["seeds"]) for r in every if "confidence" in r)
+            extra.append((plt.Line2D([], [], color="#444444", marker="|", markersize=8, linestyle="none"),
+                          f"95 % interval, {seeds} seeds"))
         ax.set_xlabel("offered load (fraction of capacity)")
         ax.set_ylabel(ylabel)
         ax.set_xlim(0, None)
@@ -184,7 +237,8 @@ def compare(data, prefix, formats=FORMATS, size=None, dpi=200):
     """Energy, EDP and EDAP per packet relative to the reference organization,
     one group of bars per traffic pattern. Saturated points (their latency is
     the drain cap's, not the switch's) are hatched, clipped to the axis and
-    labelled with their value. Writes PREFIX-{energy,edp,edap}.FORMAT."""
+    labelled with their value; over seeds, error bars show the 95 % interval.
+    Writes PREFIX-{energy,edp,edap}.FORMAT."""
     points = data["points"]
     patterns = list(dict.fromkeys(p["pattern"] for p in points))
     orgs = list(dict.fromkeys(p["org"] for p in points))
@@ -194,9 +248,10 @@ def compare(data, prefix, formats=FORMATS, size=None, dpi=200):
     for metric, label in (("energy", "energy per packet"), ("edp", "EDP"), ("edap", "EDAP")):
         fig, ax = setup(size or (max(6.0, 0.18 * len(patterns) * len(orgs) + 1.5), 3.4))
         width = 0.8 / max(1, len(orgs))
-        unsaturated = [p["relative"][metric] for p in points if "relative" in p and not p["results"]["saturated"]]
+        unsaturated = [p["relative"][metric] + interval(p, f"relative.{metric}") for p in points
+                       if "relative" in p and not p["results"]["saturated"]]
         top = (y_range_of(unsaturated, floor=0) or (0, 2))[1]
-        any_saturated = False
+        any_saturated = any_interval = False
         for i, org in enumerate(orgs):
             colour, _ = org_style(org)
             for j, pat in enumerate(patterns):
@@ -209,6 +264,13 @@ def compare(data, prefix, formats=FORMATS, size=None, dpi=200):
                 any_saturated |= sat
                 ax.bar(x, min(v, top), width, color=colour, label=org if j == 0 else None,
                        hatch="////" if sat else None, edgecolor="white" if not sat else "black", linewidth=0.3)
+                ci = interval(p, f"relative.{metric}")
+                if ci and not sat:
+                    any_interval = True
+                    # Black on light bars, white on dark ones (cn's).
+                    light = sum(matplotlib.colors.to_rgb(colour)) > 1.2
+                    ax.errorbar([x], [v], yerr=[ci], fmt="none", ecolor="black" if light else "white",
+                                elinewidth=0.7, capsize=1.5)
                 if sat:
                     ax.text(x, 0.97 * min(v, top), f"{v:.3g}", rotation=90, ha="center", va="top", fontsize=6.5,
                             bbox=dict(facecolor="white", edgecolor="none", pad=0.6))
@@ -225,6 +287,9 @@ def compare(data, prefix, formats=FORMATS, size=None, dpi=200):
         if any_saturated:
             extra.append((plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", hatch="////"),
                           "saturated (value printed)"))
+        if any_interval:
+            extra.append((plt.Line2D([], [], color="black", marker="|", markersize=8, linestyle="none"),
+                          f"95 % interval, {len(data['seeds'])} seeds"))
         legend_outside(ax, extra)
         out += save(fig, f"{prefix}-{metric}", formats, dpi)
     return out
@@ -307,13 +372,73 @@ def heatmap(rows, router, prefix, formats=FORMATS, size=None, dpi=200):
     return save(fig, prefix, formats, dpi)
 
 
+def utilization(data, prefix, formats=FORMATS, size=None, dpi=200):
+    """Channel utilization of every router output port in the window (rows:
+    routers, columns: ports; results.utilization of a `run --json`, any
+    topology), with the busiest port named. Writes PREFIX-utilization.FORMAT."""
+    u = data["results"]["utilization"]
+    grid = u["router_ports"]
+    routers, ports = len(grid), max(len(r) for r in grid)
+    fig, ax = setup(size or (min(10.0, max(4.5, 2.5 + 0.12 * ports)), min(8.0, max(3.2, 1.8 + 0.06 * routers))))
+    ax.grid(False)
+    im = ax.imshow([r + [float("nan")] * (ports - len(r)) for r in grid], cmap="viridis", vmin=0, vmax=1,
+                   aspect="auto", interpolation="nearest", origin="upper")
+    ax.set_xlabel("output port")
+    ax.set_ylabel("router")
+    cfg = data["config"]
+    ax.set_title(f"{cfg['network.topology']}, {value_name('traffic.pattern', cfg['traffic.pattern'])}, "
+                 f"load {cfg['traffic.load']}\nbusiest: router {u['busiest_router']}, port {u['busiest_port']} "
+                 f"({u['router_port_max']:.2f})")
+    fig.colorbar(im, ax=ax, label="utilization (fraction of the window)")
+    return save(fig, f"{prefix}-utilization", formats, dpi)
+
+
+def _line_styles(runs):
+    """A line style per run: curves of one organization differ by style."""
+    styles, seen, out = ["-", "--", ":", "-."], {}, []
+    for org, _ in runs.values():
+        out.append(styles[seen.get(org, 0) % len(styles)])
+        seen[org] = seen.get(org, 0) + 1
+    return out
+
+
+def runs_of(results_files):
+    """{label: (org, results)} of runs for latency_cdf and time_series from
+    JSON results (`run --json` files, each point of a `sweep --json`), and
+    the measurement window (first, last cycle) when every run has the same."""
+    runs, windows = {}, set()
+    for data in results_files:
+        cfg = data["config"]
+        if data.get("nwnsim") == "sweep":
+            items = [(p["set"], p["results"]) for p in data["points"] if "results" in p]
+        elif data.get("nwnsim") == "run":
+            items = [({}, data["results"])]
+        else:
+            raise ValueError(f"not a run or sweep result (nwnsim = {data.get('nwnsim')!r})")
+        for s, r in items:
+            c = dict(cfg, **s)
+            if c.get("traffic.source") == "trace" or c.get("traffic.mode") == "batch":
+                windows.add(None)
+            else:
+                w = int(c["sim.warmup_cycles"])
+                windows.add((w, w + int(c["sim.measure_cycles"])))
+            label = ", ".join(value_name(k, v) for k, v in s.items()) or \
+                f"{c['router.org']}, {value_name('traffic.pattern', c['traffic.pattern'])}, load {c['traffic.load']}"
+            while label in runs:
+                label += "'"
+            runs[label] = (c.get("router.org"), r)
+    return runs, (windows.pop() if len(windows) == 1 else None)
+
+
 def latency_cdf(runs, prefix, formats=FORMATS, size=None, dpi=200):
-    """CDF of packet latency of each run: {label: results} (results.latency_histogram)."""
+    """CDF of packet latency of each run: {label: (org, results)}
+    (results.latency_histogram; over seeds, the pooled histogram).
+    Writes PREFIX-cdf.FORMAT."""
     fig, ax = setup(size)
-    for label, (org, r) in runs.items():
+    for (label, (org, r)), ls in zip(runs.items(), _line_styles(runs)):
         h = r["latency_histogram"]
         colour, _ = org_style(org)
-        ax.step(h["latency"], h["cdf"], where="post", color=colour, label=label)
+        ax.step(h["latency"], h["cdf"], where="post", color=colour, linestyle=ls, label=label)
     ax.set_xlabel("packet latency (cycles)")
     ax.set_ylabel("fraction of packets")
     ax.set_ylim(0, 1.02)
@@ -321,36 +446,55 @@ def latency_cdf(runs, prefix, formats=FORMATS, size=None, dpi=200):
     return save(fig, f"{prefix}-cdf", formats, dpi)
 
 
-def time_series(runs, prefix, formats=FORMATS, size=None, dpi=200):
-    """Latency and accepted load per interval of each run (results.time_series)."""
+def time_series(runs, prefix, formats=FORMATS, size=None, dpi=200, window=None):
+    """Latency and accepted load per interval of each run: {label: (org,
+    results)} (results.time_series); `window` (first, last cycle) marks the
+    measurement window. Writes PREFIX-series-{latency,accepted}.FORMAT."""
     out = []
     for metric, ylabel in (("latency_avg", "latency of packets delivered (cycles)"),
                            ("accepted_load", "accepted load (fraction of capacity)")):
         fig, ax = setup(size)
-        for label, (org, r) in runs.items():
+        for (label, (org, r)), ls in zip(runs.items(), _line_styles(runs)):
             t = r["time_series"]
             colour, marker = org_style(org)
-            ax.plot(t["cycle"], t[metric], color=colour, marker=marker, markersize=3, label=label,
-                    drawstyle="steps-post")
+            # Intervals without deliveries (the drain's end) have no latency.
+            pts = [(c, v) for c, v, n in zip(t["cycle"], t[metric], t["packets"]) if n or metric != "latency_avg"]
+            ax.plot([c for c, _ in pts], [v for _, v in pts], color=colour, marker=marker, markersize=3,
+                    linestyle=ls, label=label, drawstyle="steps-post")
+        extra = []
+        if window:
+            for c in window:
+                ax.axvline(c, color="#888888", linewidth=0.8, linestyle="--")
+            extra.append((plt.Line2D([], [], color="#888888", linewidth=0.8, linestyle="--"),
+                          "measurement window"))
         ax.set_xlabel("cycle")
         ax.set_ylabel(ylabel)
         ax.set_ylim(0, None)
-        legend_outside(ax)
+        legend_outside(ax, extra)
         out += save(fig, f"{prefix}-series-{metric.split('_')[0]}", formats, dpi)
     return out
 
 
-def arguments(description, positional):
+def arguments(description, positional, metric=False):
     """The command line of a plot script: its positional arguments, then
-    --format, --size and --dpi."""
+    --format, --size and --dpi (and --metric when `metric`)."""
     ap = argparse.ArgumentParser(description=description)
     for name, help_text in positional:
-        ap.add_argument(name, help=help_text)
+        if name.endswith("..."):
+            ap.add_argument(name[:-3], nargs="+", help=help_text)
+        else:
+            ap.add_argument(name, help=help_text)
+    if metric:
+        ap.add_argument("--metric", help="comma-separated figures to draw: " + ", ".join(METRICS) +
+                        ", or any results field by its dotted path (default: latency, throughput and, for "
+                        "networks, power)")
     ap.add_argument("--format", default=",".join(FORMATS),
                     help="comma-separated output formats (default: %(default)s)")
     ap.add_argument("--size", help="figure size in inches, WIDTH,HEIGHT")
     ap.add_argument("--dpi", type=int, default=200, help="resolution of PNG output (default: %(default)s)")
     args = ap.parse_args()
+    if metric:
+        args.metric = [m.strip() for m in args.metric.split(",") if m.strip()] if args.metric else None
     args.formats = tuple(f.strip() for f in args.format.split(",") if f.strip())
     bad = [f for f in args.formats if f not in ("png", "pdf", "svg", "eps", "jpg")]
     if bad or not args.formats:

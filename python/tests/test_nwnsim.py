@@ -72,3 +72,34 @@ def test_errors_carry_the_message():
         nwnsim.run({"router.vcs": 0})
     assert e.value.exit_code == 2
     assert "router.vcs" in e.value.output
+
+
+def test_seeds_give_means_and_interval_columns(tmp_path):
+    df = nwnsim.sweep({"router.org": ["fc"]}, loads=[0.3, 0.6], sets=SHORT, jobs=2, seeds=3)
+    assert list(df["seeds"]) == [3, 3]
+    data = df.attrs["nwnsim"]
+    for i, p in enumerate(data["points"]):
+        fig = p["results"]["confidence"]["figures"]["latency_avg"]
+        assert len(fig["values"]) == 3
+        assert df["latency_avg"][i] == fig["mean"] == p["results"]["latency_avg"]
+        assert df["latency_avg_ci95"][i] == fig["ci95"] > 0
+    written = nwnsim.plot(df, str(tmp_path / "ci"), formats=("png",))
+    assert len(written) == 3
+    one = nwnsim.run(dict(SHORT, **{"router.org": "fc", "traffic.load": 0.6}), seeds=3)
+    assert one["results"] == data["points"][1]["results"]
+
+
+def test_run_plots_and_plot_run_script(tmp_path):
+    point = nwnsim.run(dict(SHORT, **{"router.org": "fc", "traffic.load": 0.95}))
+    written = nwnsim.plot(point, str(tmp_path / "run"), formats=("png",))
+    assert sorted(os.path.basename(w) for w in written) == [
+        "run-cdf.png", "run-series-accepted.png", "run-series-latency.png", "run-utilization.png"]
+    # The script, on files in a directory with spaces: a sweep's points as runs.
+    d = tmp_path / "my runs"
+    d.mkdir()
+    (d / "r.json").write_text(json.dumps(point))
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "plot_run.py")
+    p = subprocess.run([sys.executable, script, str(d / "out"), str(d / "r.json"), "--format", "pdf"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(d)) == ["out-cdf.pdf", "out-series-accepted.pdf", "out-series-latency.pdf", "r.json"]
