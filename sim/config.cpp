@@ -81,6 +81,9 @@ std::vector<KeySpec> base_schema() {
        "that wedges ends with exit code 3 and a stuck-network report"},
       {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
        "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
+      {"network.credit_latency_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
+       "router-to-router credit latency (0: network.link_latency_cycles; BookSim's credit channels take one cycle "
+       "more than its 1-cycle flit channels: docs/VALIDATION.md)"},
       {"network.port_assignment", V::String, "tied", 0, 0, fixed({"tied", "interleaved"}), "",
        "how a router's port groups map onto its switch's physical ports (Fig. 10)"},
       {"network.fclos_levels", V::Int, "3", 2, 8, nullptr, "levels",

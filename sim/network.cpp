@@ -44,7 +44,8 @@ void SingleRouterNetwork::build(const Config& cfg) {
 void Network::connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg) {
   LinkParams lp;
   lp.latency_cycles = int(cfg.get_int("network.link_latency_cycles"));
-  lp.credit_latency_cycles = lp.latency_cycles;
+  const auto credit = cfg.get_int("network.credit_latency_cycles");
+  lp.credit_latency_cycles = credit ? int(credit) : lp.latency_cycles;
   lp.serialization_cycles = serialization_;
   lp.width_bits = int(cfg.get_int("channel.width_bits"));
   const int depth = int(cfg.get_int("router.vc_depth_flits"));
