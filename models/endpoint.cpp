@@ -24,7 +24,7 @@ class NetworkInterface : public sc_core::sc_module {
         owner_(owner),
         inject_(std::string(name) + ".inject", p.inject_link),
         eject_(std::string(name) + ".eject", p.eject_link),
-        queue_{Ring<PacketExtension>(16), Ring<PacketExtension>(p.message_classes > 1 ? 16 : 1)},
+        queue_{Ring<PacketExtension>(0), Ring<PacketExtension>(0)},  // grow when packets wait (models/ring.hpp)
         credits_(p.vcs, p.router_buffer_depth_flits),
         window_flits_on_vc_(p.vcs, 0) {
     from_terminal.register_b_transport(this, &NetworkInterface::b_transport);

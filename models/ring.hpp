@@ -1,5 +1,9 @@
 // FIFO ring buffers. Storage is allocated when the ring is built or when it
-// grows past its high-water mark, never per element in steady state.
+// grows past its high-water mark, never per element in steady state. A ring
+// built with capacity 0 has no storage until its first push: a large network
+// has millions of VC buffers, and most never hold more than a few flits, so
+// each grows only to the depth it reaches (the memory of a buffer is its
+// high-water mark, not its bound).
 #pragma once
 #include <cassert>
 #include <cstddef>
@@ -28,7 +32,7 @@ struct CacheLineAllocator {
 template <typename T>
 class Ring {
  public:
-  explicit Ring(std::size_t capacity = 4) : slots_(round_up(capacity)) {}
+  explicit Ring(std::size_t capacity = 4) : slots_(capacity ? round_up(capacity) : 0) {}
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
@@ -59,7 +63,7 @@ class Ring {
     return c;
   }
   void grow() {
-    std::vector<T, CacheLineAllocator<T>> bigger(slots_.size() * 2);
+    std::vector<T, CacheLineAllocator<T>> bigger(slots_.empty() ? 1 : slots_.size() * 2);
     for (std::size_t i = 0; i < size_; ++i) bigger[i] = at(i);
     slots_.swap(bigger);
     head_ = 0;

@@ -21,7 +21,9 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   if (p.input_speedup < 1 || p.input_speedup > p.vcs)
     throw std::invalid_argument(name_ + ": input_speedup must be between 1 and the VC count");
   vcs_.reserve(std::size_t(p.inputs) * p.vcs);
-  for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(p.vc_depth_flits)});
+  // Buffers grow to the depth they reach (at most vc_depth_flits, checked
+  // in receive_flits), not to the bound: most of a large network's stay short.
+  for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(0)});
   credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
   for (int o = 0; o < p.outputs; ++o) out_[o].credits = &credits_[std::size_t(o) * p.vcs];
   occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);

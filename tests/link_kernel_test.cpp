@@ -31,6 +31,20 @@ TEST(Ring, FifoOrderAcrossWrapAndGrowth) {
   EXPECT_EQ(next_out, next_in);
 }
 
+TEST(Ring, ARingOfCapacityZeroGrowsToItsHighWaterMark) {
+  Ring<int> r(0);
+  EXPECT_EQ(r.capacity(), 0u);  // no storage until the first push
+  r.push(7);
+  EXPECT_EQ(r.capacity(), 1u);
+  EXPECT_EQ(r.front(), 7);
+  r.pop();
+  for (int round = 0; round < 5; ++round) {  // three at a time: grows to 4, then stays
+    for (int i = 0; i < 3; ++i) r.push(10 * round + i);
+    for (int i = 0; i < 3; ++i, r.pop()) EXPECT_EQ(r.front(), 10 * round + i);
+  }
+  EXPECT_EQ(r.capacity(), 4u);
+}
+
 TEST(Ring, AnEmptiedRingRestartsAtItsFirstSlot) {
   Ring<int> r(8);
   r.push(1);
