@@ -173,7 +173,13 @@ int run_reproduce(const ReproduceArgs& a) {
       std::cerr << fmt::format("reproduce: {} failed (exit {})\n", p.name, jobs[0].exit_code);
       config_error |= jobs[0].exit_code == 2;
       ++failed;
-      continue;
+      // A sweep or comparison whose points partly failed still wrote the
+      // others: the figure shows them (the preset still counts as failed).
+      const bool partial = jobs[0].exit_code == 1 &&
+                           std::find(p.outputs.begin(), p.outputs.end(), "json") != p.outputs.end() &&
+                           fs::exists(vars["{json}"]);
+      if (!partial) continue;
+      std::cerr << fmt::format("reproduce: {}: drawing the points that finished ({})\n", p.name, vars["{json}"]);
     }
     if (!p.plot.empty() && !a.no_plot) {
       std::vector<std::string> plot;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -246,6 +247,33 @@ TEST(Seeds, ReproducePassesSeedsToSweepsAndComparisons) {
     with += has;
   }
   EXPECT_EQ(with, 2) << r.output;
+}
+
+// A preset whose sweep has points that wedge (a ring with one VC and no
+// dateline classes, tornado at 0.2 and 0.9) still draws the points that
+// finished, and reproduce still reports the preset as failed.
+TEST(ReproducePartial, FailedPointsLeaveTheOthersPlotted) {
+  const std::string presets = temp_path("presets"), out = temp_path("out");
+  std::filesystem::remove_all(presets);
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(presets);
+  std::ofstream(presets + "/wedge.toml")
+      << "title = \"a ring that wedges past 0.1\"\npaper = \"-\"\n"
+         "command = [\"sweep\", \"--set\", \"network.topology=torus\", \"--set\", \"network.torus.dims=8\", "
+         "\"--set\", \"network.routing=dor\", \"--set\", \"network.link_latency_cycles=1\", \"--set\", \"router.vcs=1\", \"--set\", \"router.vc_depth_flits=4\", "
+         "\"--set\", \"router.flow_control=wormhole\", \"--set\", \"traffic.packet_flits=8\", "
+         "\"--set\", \"traffic.pattern=tornado\", \"--set\", \"sim.warmup_cycles=200\", "
+         "\"--set\", \"sim.measure_cycles=3000\", \"--set\", \"sim.watchdog_cycles=500\", "
+         "\"--set\", \"network.deadlock_free=false\", \"--loads\", \"0.1,0.9\"]\n"
+         "outputs = [\"json\"]\nplot = [\"scripts/plot_sweep.py\", \"{json}\", \"{prefix}\", \"--format\", \"png\"]\n";
+  const auto r = nwnsim("reproduce wedge -j 2 --presets " + presets + " --out " + out);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("reproduce: wedge failed (exit 1)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("drawing the points that finished"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(out + "/wedge-latency.png")) << r.output;
+  const json s = load(out + "/wedge.json");
+  EXPECT_TRUE(s["points"][0].contains("results"));
+  EXPECT_TRUE(s["points"][1]["missing"].get<bool>());
 }
 
 TEST(Columns, ChosenStatisticsInTableAndCsv) {
