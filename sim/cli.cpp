@@ -515,11 +515,7 @@ int cmd_sweep(const SweepArgs& a) {
   }
   auto path_of = [&](std::size_t i) { return dir / point_file_name(i, keys, points[i]); };
   // The base config's arguments, as every child and array task gets them.
-  std::vector<std::string> base_args;
-  if (!a.config.file.empty()) base_args.push_back(a.config.file);
-  for (auto& s : a.config.sets) base_args.insert(base_args.end(), {"--set", s});
-  if (!a.config.allocator.empty()) base_args.insert(base_args.end(), {"--allocator", a.config.allocator});
-  if (a.config.threads > 0) base_args.insert(base_args.end(), {"--threads", std::to_string(a.config.threads)});
+  const std::vector<std::string> base_args = config_child_args(a.config);
   auto child_args = [&](std::size_t i) {
     std::vector<std::string> args = {"run"};
     args.insert(args.end(), base_args.begin(), base_args.end());

@@ -93,6 +93,23 @@ std::vector<std::string> compare_row(const json& j) {
           sat};
 }
 
+// The table on stdout, then the CSV, the JSON and the plots asked for; false
+// when the plot failed (said on stderr).
+bool write_outputs(const CompareArgs& a, const Table& t, const json& out) {
+  std::cout << t.render();
+  if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
+  if (a.json_path.empty() && a.plot_prefix.empty()) return true;
+  const std::string jp = a.json_path.empty() ? a.plot_prefix + ".json" : a.json_path;
+  write_file(jp, out.dump(2) + "\n");
+  if (a.plot_prefix.empty()) return true;
+  if (const std::string problem = run_plot_script({"scripts/plot_compare.py", jp, a.plot_prefix}); !problem.empty()) {
+    std::cerr << "compare: the plot failed: " << problem << "\n";
+    return false;
+  }
+  std::cout << "plots: " << a.plot_prefix << "-{energy,edp,edap}.{png,pdf,svg}\n";
+  return true;
+}
+
 int run_compare(const CompareArgs& a) {
   Config base;
   if (!a.config_file.empty()) base.load_file(a.config_file);
@@ -233,20 +250,7 @@ int run_compare(const CompareArgs& a) {
                            fmt::format("static wires per {}, crosspoints per {}", tech.static_wires_per_bit ? "bit" : "channel",
                                        tech.static_crosspoints_per_bit ? "bit" : "channel"),
                            a.reference);
-  std::cout << t.render();
-  if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
-  if (!a.json_path.empty() || !a.plot_prefix.empty()) {
-    const std::string jp = a.json_path.empty() ? a.plot_prefix + ".json" : a.json_path;
-    write_file(jp, out.dump(2) + "\n");
-    if (!a.plot_prefix.empty()) {
-      const std::string problem = run_plot_script({"scripts/plot_compare.py", jp, a.plot_prefix});
-      if (!problem.empty()) {
-        std::cerr << "compare: the plot failed: " << problem << "\n";
-        return 1;
-      }
-      std::cout << "plots: " << a.plot_prefix << "-{energy,edp,edap}.{png,pdf,svg}\n";
-    }
-  }
+  if (!write_outputs(a, t, out)) return 1;
   // A child's config error (exit 2) is the comparison's.
   if (std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.exit_code == 2; })) return 2;
   return failed ? 1 : 0;
@@ -311,20 +315,7 @@ int run_compare_seeds(const CompareArgs& a) {
                            "packet in pJ, EDP in pJ*ns, EDAP in pJ*ns*mm2, rel- = relative to {}\n",
                            out["config"]["router.radix"].dump(), a.load, out["technology"].get<std::string>(),
                            seeds.size(), out["reference"].get<std::string>());
-  std::cout << t.render();
-  if (!a.csv_path.empty()) write_file(a.csv_path, t.csv());
-  if (!a.json_path.empty() || !a.plot_prefix.empty()) {
-    const std::string jp = a.json_path.empty() ? a.plot_prefix + ".json" : a.json_path;
-    write_file(jp, out.dump(2) + "\n");
-    if (!a.plot_prefix.empty()) {
-      if (const std::string problem = run_plot_script({"scripts/plot_compare.py", jp, a.plot_prefix}); !problem.empty()) {
-        std::cerr << "compare: the plot failed: " << problem << "\n";
-        return 1;
-      }
-      std::cout << "plots: " << a.plot_prefix << "-{energy,edp,edap}.{png,pdf,svg}\n";
-    }
-  }
-  return 0;
+  return write_outputs(a, t, out) ? 0 : 1;
 }
 
 CommandRegistration reg_compare([](CLI::App& app, int& exit_code) {
