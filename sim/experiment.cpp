@@ -384,6 +384,10 @@ int run_threads(const Config& cfg, bool packet_trace) {
   return cfg.get_string("router.allocator_impl") == "rtl" || packet_trace ? 1 : int(cfg.get_int("sim.threads"));
 }
 
+int run_block_cycles(const Config& cfg, bool packet_trace, bool vcd, int blocks) {
+  return cfg.get_string("router.allocator_impl") == "rtl" || packet_trace || vcd ? 1 : blocks;
+}
+
 RunResult run_experiment(const Config& cfg, PerfResult* perf, const std::function<void(const Network&)>& inspect) {
   std::unique_ptr<Network> net = make_network(cfg, clock_from(cfg));
   RunResult r = run_network(cfg, *net, perf);
@@ -571,9 +575,9 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   const auto vcd = make_occupancy_vcd(cfg, *net);
   // Threads and cycle blocks only change speed. What needs one thread, and
   // the occupancy VCD's per-cycle samples, run every component cycle by cycle.
-  const int threads = run_threads(cfg, tracer != nullptr);
-  const bool in_step = cfg.get_string("router.allocator_impl") == "rtl" || tracer || vcd;
-  if (net->threads() == 0) net->start(threads, in_step ? 1 : int(cfg.get_int("sim.block_cycles")));
+  if (net->threads() == 0)
+    net->start(run_threads(cfg, tracer != nullptr),
+               run_block_cycles(cfg, tracer != nullptr, vcd != nullptr, int(cfg.get_int("sim.block_cycles"))));
 
   const auto t0 = std::chrono::steady_clock::now();
   Runner runner(cfg, *net, clock);

@@ -89,6 +89,10 @@ void show_progress(bool on);
 // cycle in order on one thread (Verilated allocators; a packet trace, whose
 // lines then come in a reproducible order).
 int run_threads(const Config& cfg, bool packet_trace);
+// Cycle blocks for a run: 1 (every component cycle by cycle) where the run
+// needs it (the cases of run_threads, and the occupancy VCD, which samples
+// one router at the end of every cycle), else `blocks`.
+int run_block_cycles(const Config& cfg, bool packet_trace, bool vcd, int blocks);
 
 // Runs one point: open-loop traffic gets warm-up, window and drain; batch
 // and trace workloads run until every packet is delivered (docs/WORKLOADS.md).
