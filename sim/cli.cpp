@@ -24,6 +24,7 @@
 #include "network.hpp"
 #include "process.hpp"
 #include "provenance.hpp"
+#include "ranks_report.hpp"
 #include "report.hpp"
 #include "seeds.hpp"
 
@@ -95,17 +96,18 @@ std::vector<std::string> expand_values(const std::string& what, const std::strin
   return out;
 }
 
-// Heatmap CSV: one row per (router, input port, output port) with packets.
+// Heatmap CSV: one row per (router, input port, output port) with packets;
+// under ranks, every rank's routers in router order, on rank 0.
 std::string heatmap_csv(const Network& net) {
-  std::string out = csv_provenance_line() + "router,input,output,packets\n";
+  std::string rows;
   for (auto& r : net.routers()) {
     const auto& h = r->heatmap();
     const int k = r->radix();
     for (int i = 0; i < k; ++i)
       for (int o = 0; o < k; ++o)
-        if (!h.empty() && h[std::size_t(i) * k + o]) out += fmt::format("{},{},{},{}\n", r->id(), i, o, h[std::size_t(i) * k + o]);
+        if (!h.empty() && h[std::size_t(i) * k + o]) rows += fmt::format("{},{},{},{}\n", r->id(), i, o, h[std::size_t(i) * k + o]);
   }
-  return out;
+  return csv_provenance_line() + "router,input,output,packets\n" + rows_in_router_order(net.ranks(), rows);
 }
 
 // The first line run prints: the router or network and the traffic.
@@ -190,10 +192,24 @@ struct RunDebugArgs {
   bool progress = false;
 };
 
+int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
+                  const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
+                  const std::vector<std::string>& columns, Ranks& ranks);
+
+// Under mpirun every rank runs this; without, the one process.
 int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
             const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
             const std::vector<std::string>& columns, const SeedArgs& sa) {
-  if (sa.seeds > 1) {
+  Ranks& ranks = process_ranks();
+  return run_on_ranks(ranks, [&] {
+    if (sa.seeds > 1 && ranks.distributed())
+      throw RanksFailed(2,
+                        std::make_exception_ptr(ConfigError(fmt::format(
+                            "run error: --seeds {} under mpirun: the seeds run in child processes of one nwnsim; run "
+                            "each seed over the ranks with --set sim.seed=S",
+                            sa.seeds))),
+                        ranks.root());
+    if (sa.seeds <= 1) return cmd_run_ranks(ca, json_path, csv_path, perf_path, quiet, debug, columns, ranks);
     for (auto& [flag, given] : {std::pair<const char*, bool>{"--perf-json", !perf_path.empty()},
                                 {"--heatmap", !debug.heatmap.empty()}, {"--trace-packets", !debug.trace_packets.empty()},
                                 {"--vcd", !debug.vcd.empty()}, {"--trace-rtl", !ca.trace_rtl.empty()}})
@@ -202,7 +218,14 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
                                       "(leave out --seeds)",
                                       flag, sa.seeds));
     return cmd_run_seeds(ca, json_path, csv_path, quiet, columns, sa);
-  }
+  });
+}
+
+// One run on `ranks` (one process without mpirun): every rank simulates its
+// share, rank 0 writes and prints.
+int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
+                  const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
+                  const std::vector<std::string>& columns, Ranks& ranks) {
   Config cfg = load_config(ca);
   const std::string& heatmap_path = debug.heatmap;
   if (!heatmap_path.empty()) cfg.set("sim.heatmap", "true", "--heatmap");
@@ -211,13 +234,20 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
   // Output files named in the config, checked before simulating like the flags.
   for (const char* key : {"sim.packet_trace_file", "sim.vcd_file", "router.rtl_trace_file"})
     if (!cfg.get_string(key).empty()) check_output(key, cfg.get_string(key), OutputKind::File);
-  show_progress(!quiet && (debug.progress || isatty(2)));
+  show_progress(!quiet && ranks.root() && (debug.progress || isatty(2)));
   PerfResult perf;
   int nodes = 0;
-  RunResult r = run_experiment(cfg, perf_path.empty() ? nullptr : &perf, [&](const Network& net) {
-    nodes = net.endpoints().nodes();
-    if (!heatmap_path.empty()) write_file(heatmap_path, heatmap_csv(net));
-  });
+  RunResult r = run_experiment(
+      cfg, perf_path.empty() && !(debug.progress && ranks.distributed()) ? nullptr : &perf,
+      [&](const Network& net) {
+        nodes = net.endpoints().nodes();
+        if (heatmap_path.empty()) return;
+        const std::string csv = heatmap_csv(net);
+        if (ranks.root()) write_file(heatmap_path, csv);
+      },
+      ranks);
+  if (!ranks.root()) return 0;
+  if (debug.progress && ranks.distributed()) std::cerr << rank_report(perf);
   json out;
   out["nwnsim"] = "run";
   out["provenance"] = provenance(&cfg);
@@ -294,7 +324,7 @@ std::vector<std::string> config_differences(const json& was, const json& now, co
 // Keys that cannot change a result: the same config and seed give the same
 // results on any number of threads, so a stored point is reused whatever
 // thread count ran it.
-const std::vector<std::string> kResultNeutralKeys = {"sim.threads"};
+const std::vector<std::string> kResultNeutralKeys = {"sim.threads", "sim.partition"};
 
 std::string joined(const std::vector<std::string>& items) {
   std::string s;
