@@ -192,6 +192,30 @@ struct RunDebugArgs {
   bool progress = false;
 };
 
+// run --emit slurm --ranks R: a job that runs this point over R MPI ranks.
+struct RunJobArgs {
+  std::string emit;
+  int ranks = 0;
+  double mem_per_rank_mb = 0;
+};
+
+// The sbatch script of `job` on stdout (sim/ranks_report.hpp).
+int cmd_run_emit(const ConfigArgs& ca, const std::vector<std::pair<std::string, std::string>>& outputs,
+                 const RunJobArgs& job) {
+  if (job.ranks < 1) throw ConfigError("run error: --emit slurm needs --ranks R (the MPI ranks of the job)");
+  const Config cfg = load_config(ca);
+  RankJob j;
+  j.ranks = job.ranks;
+  j.mem_per_rank_mb = job.mem_per_rank_mb;
+  // The job may start elsewhere: files by their absolute paths.
+  j.run_args = config_child_args(ca);
+  if (!ca.file.empty()) j.run_args[0] = fs::absolute(ca.file).string();
+  for (auto& [flag, path] : outputs)
+    if (!path.empty()) j.run_args.insert(j.run_args.end(), {flag, fs::absolute(path).string()});
+  std::cout << rank_job_script(cfg, j);
+  return 0;
+}
+
 int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
                   const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
                   const std::vector<std::string>& columns, Ranks& ranks);
@@ -199,7 +223,12 @@ int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std:
 // Under mpirun every rank runs this; without, the one process.
 int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
             const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
-            const std::vector<std::string>& columns, const SeedArgs& sa) {
+            const std::vector<std::string>& columns, const SeedArgs& sa, const RunJobArgs& job) {
+  if (!job.emit.empty())
+    return cmd_run_emit(ca, {{"--json", json_path}, {"--csv", csv_path}, {"--perf-json", perf_path}, {"--heatmap", debug.heatmap}},
+                        job);
+  if (job.ranks > 0) throw ConfigError("run error: --ranks goes with --emit slurm (a job's ranks); to run over ranks "
+                                       "here, start nwnsim with mpirun -np R");
   Ranks& ranks = process_ranks();
   return run_on_ranks(ranks, [&] {
     if (sa.seeds > 1 && ranks.distributed())
@@ -921,6 +950,15 @@ int run_command(int argc, char** argv) {
                                 "write the path of the packets chosen by sim.packet_trace_ids / "
                                 "sim.packet_trace_every, event by event (sim.packet_trace_file)"))
       ->type_name("FILE");
+  RunJobArgs run_job;
+  run->add_option("--emit", run_job.emit,
+                  "slurm: print an sbatch script that runs this point over --ranks MPI ranks (memory per rank "
+                  "measured by building the largest rank's share here; docs/SCALING.md)")
+      ->check(CLI::IsMember({"slurm"}));
+  run->add_option("--ranks", run_job.ranks, "MPI ranks of the job --emit writes")->check(CLI::Range(1, 1 << 20));
+  run->add_option("--mem-per-rank", run_job.mem_per_rank_mb,
+                  "with --emit: memory per rank in MB instead of measuring it")
+      ->check(CLI::Range(1.0, 1e9));
   output_option(run->add_option("--vcd", run_debug.vcd,
                                 "write a VCD of router sim.vcd_router's channel and buffer occupancy over cycles "
                                 "sim.vcd_from .. +sim.vcd_cycles (sim.vcd_file)"))
@@ -982,7 +1020,7 @@ int run_command(int argc, char** argv) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
     }
     if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_debug,
-                             parse_columns(run_columns, "--columns"), run_seeds);
+                             parse_columns(run_columns, "--columns"), run_seeds, run_job);
     if (*sweep) {
       sw.loads_given = loads->count() > 0;
       return cmd_sweep(sw);
