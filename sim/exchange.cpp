@@ -150,11 +150,11 @@ void RankExchange::unpack(Peer& p, const std::string& in) {
     if ((in.size() - at) / size < r.items) throw bad("items cut short");
     // The items are copied out: the message's bytes need not be aligned.
     if (credits) {
-      scratch_credits_.resize(r.items);
+      if (scratch_credits_.size() < r.items) scratch_credits_.resize(r.items);  // grows a few times, never per block
       std::memcpy(scratch_credits_.data(), in.data() + at, r.items * size);
       c.link->put_credits(scratch_credits_.data(), r.items);
     } else {
-      scratch_flits_.resize(r.items);
+      if (scratch_flits_.size() < r.items) scratch_flits_.resize(r.items);
       std::memcpy(static_cast<void*>(scratch_flits_.data()), in.data() + at, r.items * size);
       c.link->put_flits(scratch_flits_.data(), r.items);
     }
