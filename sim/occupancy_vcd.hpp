@@ -42,6 +42,7 @@ class OccupancyVcd : public sc_core::sc_module {
     int last = -1;
   };
   void sample();
+  void sample_sc_trace(Cycle cycle);  // prototype: SystemC's sc_trace writes the VCD
   void close(Cycle end_cycle);
   std::uint64_t time_ps(Cycle c) const { return c * period_ps_; }
 
@@ -55,6 +56,12 @@ class OccupancyVcd : public sc_core::sc_module {
   std::vector<int> values_;                // scratch for one sample
   bool started_ = false;
   Cycle last_sampled_ = 0;
+  // Prototype (NWNSIM_VCD_SC_TRACE=1): values traced by sc_trace, one per signal.
+  bool sc_trace_ = false;
+  std::string path_;
+  std::vector<std::string> trace_names_;
+  std::vector<int> traced_;
+  sc_core::sc_trace_file* trace_file_ = nullptr;
 };
 
 // The recorder the config asks for (sim.vcd_file, sim.vcd_router,
