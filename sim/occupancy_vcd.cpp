@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "network.hpp"
 
 namespace nwn {
@@ -57,27 +54,6 @@ OccupancyVcd::OccupancyVcd(sc_core::sc_module_name name, const Router& router, c
       file_(path, "the VCD sim.vcd_file =") {
   const std::string prefix = std::string(router.basename()) + ".";
   std::size_t next_id = 0;
-  const char* env = std::getenv("NWNSIM_VCD_SC_TRACE");
-  sc_trace_ = env && std::string(env) == "1";
-  path_ = path;
-  if (sc_trace_) {
-    for (auto& link : router.internal_links()) {
-      std::string n = link->name();
-      if (n.compare(0, prefix.size(), prefix) == 0) n = n.substr(prefix.size());
-      trace_names_.push_back(vcd_name(router.basename()) + ".channels." + vcd_name(n));
-    }
-    for (auto& ss : router.subswitches()) {
-      std::string n = ss->name();
-      if (n.compare(0, prefix.size(), prefix) == 0) n = n.substr(prefix.size());
-      for (int p = 0; p < ss->params().inputs; ++p)
-        trace_names_.push_back(vcd_name(router.basename()) + "." + vcd_name(n) + ".in" + std::to_string(p));
-    }
-    traced_.assign(trace_names_.size(), 0);
-    file_.close();
-    std::remove(path.c_str());
-    SC_METHOD(sample);
-    return;
-  }
   std::fprintf(file_.get(),
                "$comment nwnsim occupancy of %s: flits in flight per internal channel, flits buffered per "
                "subswitch input; cycles %llu to %llu, %llu ps per cycle $end\n",
@@ -110,14 +86,6 @@ OccupancyVcd::OccupancyVcd(sc_core::sc_module_name name, const Router& router, c
 OccupancyVcd::~OccupancyVcd() { close(last_sampled_ + 1); }
 
 void OccupancyVcd::close(Cycle end_cycle) {
-  if (sc_trace_) {
-    if (trace_file_) {
-      sc_core::sc_close_vcd_trace_file(trace_file_);
-      trace_file_ = nullptr;
-      std::rename((path_ + ".tmp.vcd").c_str(), path_.c_str());
-    }
-    return;
-  }
   if (!file_.get()) return;
   if (started_) std::fprintf(file_.get(), "#%llu\n", static_cast<unsigned long long>(time_ps(end_cycle)));
   file_.close();
@@ -132,14 +100,6 @@ void OccupancyVcd::sample() {
   }
   const Cycle cycle = clock_.now();
   last_sampled_ = cycle;
-  if (sc_trace_) {
-    if (until_ == 0) {
-      close(0);
-      return;
-    }
-    sample_sc_trace(cycle);
-    return;
-  }
   std::string changes;
   auto put = [&](Signal& s, int v) {
     if (v == s.last) return;
@@ -160,29 +120,6 @@ void OccupancyVcd::sample() {
   }
   if (cycle + 1 >= until_) {
     close(until_);
-    return;
-  }
-  next_trigger(clock_.period);
-}
-
-// The trace file is created at the window's first sample, not at
-// elaboration: SystemC records every traced value at the end of every time
-// step from the file's creation on, so a file made at time 0 would cost a
-// comparison per signal per time step before the window too.
-void OccupancyVcd::sample_sc_trace(Cycle cycle) {
-  if (!trace_file_) {
-    trace_file_ = sc_core::sc_create_vcd_trace_file((path_ + ".tmp").c_str());
-    trace_file_->set_time_unit(1, sc_core::SC_PS);
-    for (std::size_t i = 0; i < traced_.size(); ++i) sc_core::sc_trace(trace_file_, traced_[i], trace_names_[i]);
-  }
-  std::size_t i = 0;
-  for (auto& link : router_.internal_links()) traced_[i++] = int(link->flits_in_flight());
-  for (auto& ss : router_.subswitches())
-    for (int p = 0; p < ss->params().inputs; ++p) traced_[i++] = ss->buffered_flits_at(p);
-  if (cycle + 1 >= until_) {
-    // SystemC writes the values of this time step when the step ends; close one step later.
-    next_trigger(clock_.period * 0.25);
-    until_ = 0;
     return;
   }
   next_trigger(clock_.period);

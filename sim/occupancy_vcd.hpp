@@ -11,6 +11,10 @@
 // cycle c is the occupancy at the end of cycle c whatever order SystemC runs
 // processes in. The kernel must run one cycle at a time (run_block_cycles):
 // a block of cycles would run ahead of the samples.
+//
+// Written by hand rather than through sc_trace: SystemC's VCD carries the
+// wall-clock date (runs would differ), stamps values at the sampler's time
+// instead of the cycle's, and measured slower and larger (docs/WORKLOADS.md).
 #pragma once
 #include <cstdio>
 #include <memory>
@@ -42,7 +46,6 @@ class OccupancyVcd : public sc_core::sc_module {
     int last = -1;
   };
   void sample();
-  void sample_sc_trace(Cycle cycle);  // prototype: SystemC's sc_trace writes the VCD
   void close(Cycle end_cycle);
   std::uint64_t time_ps(Cycle c) const { return c * period_ps_; }
 
@@ -56,12 +59,6 @@ class OccupancyVcd : public sc_core::sc_module {
   std::vector<int> values_;                // scratch for one sample
   bool started_ = false;
   Cycle last_sampled_ = 0;
-  // Prototype (NWNSIM_VCD_SC_TRACE=1): values traced by sc_trace, one per signal.
-  bool sc_trace_ = false;
-  std::string path_;
-  std::vector<std::string> trace_names_;
-  std::vector<int> traced_;
-  sc_core::sc_trace_file* trace_file_ = nullptr;
 };
 
 // The recorder the config asks for (sim.vcd_file, sim.vcd_router,
