@@ -20,8 +20,9 @@
 // Fiduccia-Mattheyses refinement from a split in router-id order and from
 // random balanced splits (seeded); metis, METIS's multilevel recursive
 // bisection (seeded), balanced exactly and refined by Fiduccia-Mattheyses;
-// best, both, keeping the smaller cut. beta = cut / (endpoints / 2), the HyperX paper's relative
-// bisection (1 = full bisection bandwidth).
+// best, both, keeping the smaller cut (docs/TOPOLOGIES.md compares them).
+// beta = cut / (endpoints / 2), the HyperX paper's relative bisection (1 =
+// full bisection bandwidth).
 #pragma once
 #include <cstdint>
 #include <functional>
