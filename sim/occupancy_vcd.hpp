@@ -11,6 +11,10 @@
 // cycle c is the occupancy at the end of cycle c whatever order SystemC runs
 // processes in. The kernel must run one cycle at a time (run_block_cycles):
 // a block of cycles would run ahead of the samples.
+//
+// Written by hand rather than through sc_trace: SystemC's VCD carries the
+// wall-clock date (runs would differ), stamps values at the sampler's time
+// instead of the cycle's, and measured slower and larger (docs/WORKLOADS.md).
 #pragma once
 #include <cstdio>
 #include <memory>
