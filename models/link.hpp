@@ -204,12 +204,16 @@ class alignas(64) Link {
   // Sender side. `extra_cycles` adds pipeline delay before the wire (e.g.
   // switch traversal stages); it must be the same for every flit of a link.
   bool can_send(Cycle now) const { return now >= busy_until_; }
-  void send(const Flit& f, Cycle now, int extra_cycles = 0) {
-    busy_until_ = now + serialization_cycles_;
-    flits_.push(now + extra_cycles + latency_cycles_, f, sender_ == nullptr || sender_->outbox == nullptr);
-    ++flits_sent_;
-    if (!flits_dirty_) announce(sender_, flits_dirty_);
+  Cycle free_at() const { return busy_until_; }  // the first cycle a flit sent now may start
+  // Flits sent and not yet through serialization at `now` (an output queue
+  // of a sender with several crossbar outputs for this link).
+  int queued_flits(Cycle now) const {
+    return busy_until_ <= now ? 0 : int((busy_until_ - now + serialization_cycles_ - 1) / serialization_cycles_);
   }
+  void send(const Flit& f, Cycle now, int extra_cycles = 0) { send_from(now, f, extra_cycles); }
+  // As send, but a flit sent while the link is busy waits its turn (an
+  // output queue; queued_flits).
+  void enqueue(const Flit& f, Cycle now, int extra_cycles) { send_from(std::max(now, busy_until_), f, extra_cycles); }
   bool credit_ready(Cycle now) const { return credits_.ready(now); }
   // Arrival cycle of the first credit not yet read (kNever: none published).
   Cycle next_credit_at() const { return credits_.drained() ? kNever : credits_.front_at(); }
@@ -268,6 +272,12 @@ class alignas(64) Link {
   Cycle pending_until() const { return std::max({busy_until_, flits_.last_at(), credits_.last_at()}); }
 
  private:
+  void send_from(Cycle start, const Flit& f, int extra_cycles) {
+    busy_until_ = start + serialization_cycles_;
+    flits_.push(start + extra_cycles + latency_cycles_, f, sender_ == nullptr || sender_->outbox == nullptr);
+    ++flits_sent_;
+    if (!flits_dirty_) announce(sender_, flits_dirty_);
+  }
   // `dirty` belongs to the writing end (flits: sender; credits: receiver),
   // so the two ends never write the same flag. A link with one component at
   // both ends (a router's internal channel) is published at once: its reader

@@ -8,7 +8,13 @@
 // chosen at random (oblivious load balance, as Valiant over the tops), then
 // down to the output's bottom. Three subswitches at most, no cycle: internal
 // deadlock freedom needs no VC classes. isuS: input speedup S on the bottom
-// subswitches.
+// subswitches, in one of two readings (router.isu_reading): `ports`, each
+// router port of a bottom is S crossbar ports on both its input and its
+// output side (the bottom is a crossbar of nS + m ports, the up ports single:
+// Table II's crosspoints and fanouts; VC v of a router input uses copy v mod
+// S, and the S crossbar outputs of a router output feed its channel through
+// an output queue of S flits); `rows`, every bottom input (router and up
+// ports) is S crossbar rows, the outputs single.
 //
 // bb: for a router whose upper k/2 ports go up a folded-Clos network. The
 // r/2 bottoms hold the k/2 down ports; the tops hold the k/2 up ports
@@ -29,6 +35,9 @@ namespace {
 struct FcShape {
   int k, r, n, m, s;
   bool bb;
+  int copies = 1;  // crossbar ports per router port of a bottom, each side (isu_reading = ports)
+  int rows = 1;    // crossbar rows per bottom input (isu_reading = rows)
+  int up_base() const { return n * copies; }  // a bottom's first up port
 };
 
 // r = 2 sqrt(k) by default (Fig. 5); a non-square radix takes the divisor of
@@ -94,6 +103,7 @@ FcShape parse(const OrganizationParams& p) {
                                   std::to_string(max_s) + ", the outputs of a bottom subswitch)");
     f.s = int(s);
   }
+  (p.isu_ports ? f.copies : f.rows) = f.s;
   if (f.bb && (f.k % 2 || f.r % 2 || (f.k / 2) % f.n))
     throw std::invalid_argument(fail + "bb needs an even radix k and an even subswitch radix r, so that r/2 bottoms "
                                 "hold the k/2 down ports; got k = " + std::to_string(f.k) + ", r = " +
@@ -101,7 +111,8 @@ FcShape parse(const OrganizationParams& p) {
   return f;
 }
 
-// Ports: bottom b = subswitch b, ports 0..n-1 router ports, n..n+m-1 up.
+// Ports: bottom b = subswitch b, ports 0..n-1 router ports, then (isu_reading
+// = ports) their copies, copy c of port i at cn + i, then the m up ports.
 // Top j = subswitch nb + j, port b from bottom b; in bb, ports nb..r-1 are
 // router up ports.
 class FcRouting final : public InternalRouting {
@@ -113,14 +124,15 @@ class FcRouting final : public InternalRouting {
     const int down_ports = bottoms_ * f_.n;
     int port;
     if (ss < bottoms_) {
+      const int up = f_.up_base();
       if (out < down_ports && out / f_.n == ss) {
         port = out % f_.n;  // turns in its own bottom
-      } else if (in >= f_.n) {
+      } else if (in >= up) {
         throw std::logic_error(org_ + ": packet from a top for another bottom");
       } else if (out >= down_ports) {
-        port = f_.n + (out - down_ports) / (f_.r - bottoms_);  // bb: the top holding the up port
+        port = up + (out - down_ports) / (f_.r - bottoms_);  // bb: the top holding the up port
       } else {
-        port = f_.n + int(rng_.below(std::uint32_t(f_.m)));  // any top
+        port = up + int(rng_.below(std::uint32_t(f_.m)));  // any top
       }
     } else {
       if (out >= down_ports) {
@@ -167,12 +179,20 @@ Organization make_fc(const OrganizationParams& prm) {
   }
   d.height_pitch = double(f.r + 2) * f.m + f.r + 2.0 * f.n * f.s;
   const double channel_length = d.width_pitch / 3;  // across one band
+  const int up = f.up_base(), ports = up + f.m;
   for (int b = 0; b < bottoms; ++b) {
-    SubswitchSpec s = make_subswitch(prm, "bottom" + std::to_string(b), f.n + f.m, f.n + f.m, true);
-    s.input_speedup = f.s;
-    for (int i = 0; i < f.n; ++i) s.forbid(i, i);  // no U-turn
-    for (int i = f.n; i < f.n + f.m; ++i)
-      for (int o = f.n; o < f.n + f.m; ++o) s.forbid(i, o);  // from a top only down
+    SubswitchSpec s = make_subswitch(prm, "bottom" + std::to_string(b), ports, ports, true);
+    s.input_speedup = f.rows;
+    // No U-turn to the same crossbar port (with copies, as Table II counts:
+    // the pairs between two copies of a router port stay, though no route
+    // turns back to its own router port).
+    for (int i = 0; i < up; ++i) s.forbid(i, i);
+    for (int i = up; i < ports; ++i)
+      for (int o = up; o < ports; ++o) s.forbid(i, o);  // from a top only down
+    if (f.copies > 1) {
+      s.copy_of.assign(std::size_t(ports), -1);
+      for (int i = f.n; i < up; ++i) s.copy_of[std::size_t(i)] = i % f.n;
+    }
     add_subswitch(d, s);
   }
   for (int j = 0; j < f.m; ++j) {
@@ -199,8 +219,8 @@ Organization make_fc(const OrganizationParams& prm) {
   }
   for (int b = 0; b < bottoms; ++b)
     for (int j = 0; j < f.m; ++j) {
-      add_channel(d, b, f.n + j, bottoms + j, b, 2, channel_length, prm);
-      add_channel(d, bottoms + j, b, b, f.n + j, 2, channel_length, prm);
+      add_channel(d, b, up + j, bottoms + j, b, 2, channel_length, prm);
+      add_channel(d, bottoms + j, b, b, up + j, 2, channel_length, prm);
     }
   org.routing = std::make_unique<FcRouting>(f, bottoms, prm.seed, prm.name);
   return org;

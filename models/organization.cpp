@@ -63,10 +63,24 @@ void validate(const SwitchDescription& d) {
     if (c.latency_cycles < 1) fail("internal channel latency must be >= 1");
   }
   for (std::size_t s = 0; s < d.subswitches.size(); ++s) {
+    const SubswitchSpec& ss = d.subswitches[s];
+    if (!ss.copy_of.empty()) {  // a copy shares its port's attachment or channel
+      if (int(ss.copy_of.size()) != ss.inputs || ss.inputs != ss.outputs)
+        fail("subswitch " + ss.name + ": copy_of needs one entry per port and as many inputs as outputs");
+      for (int c = 0; c < ss.inputs; ++c) {
+        if (!ss.is_copy(c)) continue;
+        const int p = ss.copy_of[std::size_t(c)];
+        if (p >= ss.inputs || ss.is_copy(p) || !in_used[s][p] || !out_used[s][p])
+          fail("subswitch " + ss.name + ": port " + std::to_string(c) + " copies port " + std::to_string(p) +
+               ", which must be an attached port of its own");
+        if (in_used[s][c] || out_used[s][c]) fail("subswitch " + ss.name + ": copy port " + std::to_string(c) + " is attached");
+        in_used[s][c] = out_used[s][c] = 1;
+      }
+    }
     for (int u : in_used[s])
-      if (!u) fail("subswitch " + d.subswitches[s].name + " has an unattached input");
+      if (!u) fail("subswitch " + ss.name + " has an unattached input");
     for (int u : out_used[s])
-      if (!u) fail("subswitch " + d.subswitches[s].name + " has an unattached output");
+      if (!u) fail("subswitch " + ss.name + " has an unattached output");
   }
   if (int(d.inputs.size()) != d.radix || int(d.outputs.size()) != d.radix) fail("port count differs from radix");
 }
@@ -141,6 +155,9 @@ std::vector<std::vector<std::uint8_t>> router_input_mask(const SwitchDescription
   std::vector<std::vector<std::uint8_t>> m(d.subswitches.size());
   for (std::size_t s = 0; s < d.subswitches.size(); ++s) m[s].assign(d.subswitches[s].inputs, 0);
   for (const PortAttachment& a : d.inputs) m[a.ss][a.port] = 1;
+  for (std::size_t s = 0; s < d.subswitches.size(); ++s)
+    for (int c = 0; c < d.subswitches[s].inputs; ++c)
+      if (d.subswitches[s].is_copy(c)) m[s][c] = m[s][std::size_t(d.subswitches[s].copy_of[std::size_t(c)])];
   return m;
 }
 
@@ -162,6 +179,9 @@ Complexity complexity(const SwitchDescription& d) {
   for (std::size_t s = 0; s < d.subswitches.size(); ++s) next[s].assign(d.subswitches[s].outputs, -2);
   for (const ChannelSpec& ch : d.channels) next[ch.from_ss][ch.from_port] = base[ch.to_ss] + ch.to_port;
   for (const PortAttachment& a : d.outputs) next[a.ss][a.port] = -1;
+  for (std::size_t s = 0; s < d.subswitches.size(); ++s)  // a copy leads where its port leads
+    for (int c = 0; c < d.subswitches[s].outputs; ++c)
+      if (d.subswitches[s].is_copy(c)) next[s][c] = next[s][std::size_t(d.subswitches[s].copy_of[std::size_t(c)])];
   // Longest fanout sum over paths of at most h subswitches, h = 1 .. max hops.
   // Each step ranks a subswitch's outputs by what follows them, and an input
   // takes the first it may reach (usually the first or second): a radix-4096
@@ -194,7 +214,9 @@ Complexity complexity(const SwitchDescription& d) {
       }
     }
   }
-  for (const PortAttachment& a : d.inputs) c.aggregate_fanout = std::max(c.aggregate_fanout, best[base[a.ss] + a.port]);
+  for (std::size_t s = 0; s < d.subswitches.size(); ++s)  // router inputs, copies included
+    for (int i = 0; i < d.subswitches[s].inputs; ++i)
+      if (router_in[s][i]) c.aggregate_fanout = std::max(c.aggregate_fanout, best[base[s] + i]);
   return c;
 }
 

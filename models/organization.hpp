@@ -6,6 +6,7 @@
 // Organizations register themselves by name (NWN_REGISTER_ORGANIZATION-style
 // static objects at the bottom of their own file).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -45,7 +46,19 @@ struct SubswitchSpec {
   // up-to-up in a folded Clos, turns dimension-order routing never takes), so
   // crosspoints and fanout are counted from the routing rule, not by hand.
   std::vector<std::uint8_t> connect;
+  // Ports that are further crossbar ports of another port, on both sides
+  // (inputs == outputs): copy_of[c] = p makes crossbar input c a second row
+  // of port p's buffers (VC v uses copy v mod copies) and crossbar output c
+  // a second column feeding port p's link (fcM-isuS as Table II counts it,
+  // router.isu_reading = ports). Empty, or -1: a port of its own. A copy has
+  // no link and no attachment of its own; routes name the port itself.
+  std::vector<int> copy_of;
 
+  bool is_copy(int port) const { return !copy_of.empty() && copy_of[std::size_t(port)] >= 0; }
+  // Crossbar ports of a port that is not a copy: itself and its copies.
+  int crossbar_ports(int port) const {
+    return 1 + int(std::count(copy_of.begin(), copy_of.end(), port));
+  }
   bool can_connect(int in, int out) const { return connect.empty() || connect[std::size_t(in) * outputs + out]; }
   void forbid(int in, int out);
   int reachable_outputs(int in) const;
@@ -109,6 +122,10 @@ struct OrganizationParams {
   int port_buffer_depth_flits = 16;      // router input-port buffers, per VC
   int subswitch_buffer_depth_flits = 16;  // internal subswitch buffers, per VC
   int input_speedup = 1;                  // crossbar inputs per input port (where the organization allows)
+  // fcM-isuS and bb-isuS: each router port of a bottom is S crossbar ports
+  // on both sides (true, Table II's figures) or S crossbar rows per bottom
+  // input, outputs single (false). router.isu_reading.
+  bool isu_ports = true;
   int cn_crossbar_stages = 0;             // extra pipeline stages of the canonical crossbar
   int subswitch_radix = 0;                // p (hc) or r (fc, bb); 0 = the paper's choice for the radix
   double channel_pitch_um = 25.6;         // 64 wires at 0.4 um: sets wire lengths from the floorplan

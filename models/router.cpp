@@ -52,7 +52,9 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     sp.inner_va_cycles = spec.inner_va_cycles;
     sp.next_head_delay_cycles = p.next_head_delay_cycles;
     sp.hold_switch_for_packet = p.hold_switch_for_packet;
+    sp.va_requires_credit = p.va_requires_credit;
     sp.router_input = external[s];
+    sp.copy_of = spec.copy_of;
     subswitches_.push_back(std::make_unique<Subswitch>(std::string(basename()) + "." + spec.name, int(s), sp, this));
     port_base_.push_back(int(router_input_of_.size()));
     router_input_of_.resize(router_input_of_.size() + spec.inputs, -1);
@@ -62,6 +64,10 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
   }
   for (std::size_t i = 0; i < d.inputs.size(); ++i)
     router_input_of_[port_base_[d.inputs[i].ss] + d.inputs[i].port] = int(i);
+  for (std::size_t s = 0; s < d.subswitches.size(); ++s)  // a copy carries its port's packets
+    for (int c = 0; c < d.subswitches[s].inputs; ++c)
+      if (d.subswitches[s].is_copy(c))
+        router_input_of_[port_base_[s] + c] = router_input_of_[port_base_[s] + d.subswitches[s].copy_of[std::size_t(c)]];
   for (const ChannelSpec& c : d.channels) {
     LinkParams lp;
     lp.latency_cycles = c.latency_cycles;

@@ -28,7 +28,26 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   for (int o = 0; o < p.outputs; ++o) out_[o].credits = &credits_[std::size_t(o) * p.vcs];
   occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);
   active_.assign(occupied_.size(), 0);
-  requests_.resize(std::size_t(p.inputs) * p.vcs);
+  int columns = 1;  // crossbar outputs per port, at most
+  if (!p.copy_of.empty()) {
+    if (int(p.copy_of.size()) != p.inputs || p.inputs != p.outputs)
+      throw std::invalid_argument(name_ + ": copy_of needs one entry per port and as many inputs as outputs");
+    crossbar_ports_.resize(std::size_t(p.inputs));
+    port_of_.resize(std::size_t(p.inputs));
+    for (int c = 0; c < p.inputs; ++c) {
+      const int port = p.copy_of[std::size_t(c)] < 0 ? c : p.copy_of[std::size_t(c)];
+      if (port >= p.inputs || p.copy_of[std::size_t(port)] >= 0)
+        throw std::invalid_argument(name_ + ": port " + std::to_string(c) + " copies a port that is a copy or none");
+      port_of_[std::size_t(c)] = port;
+    }
+    for (int c = 0; c < p.inputs; ++c)
+      if (port_of_[std::size_t(c)] == c) crossbar_ports_[std::size_t(c)].push_back(c);
+    for (int c = 0; c < p.inputs; ++c)
+      if (port_of_[std::size_t(c)] != c) crossbar_ports_[std::size_t(port_of_[std::size_t(c)])].push_back(c);
+    for (const auto& ports : crossbar_ports_) columns = std::max(columns, int(ports.size()));
+    if (columns > p.vcs) throw std::invalid_argument(name_ + ": more crossbar ports per port than VCs to feed them");
+  }
+  requests_.resize(std::size_t(p.inputs) * p.vcs * columns);
   port_first_request_.assign(std::size_t(p.outputs), -1);
   next_request_.assign(requests_.size(), -1);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
@@ -53,16 +72,35 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
 
 void Subswitch::connect_input(int port, Link* link) {
   in_.at(port).link = link;
-  link->reserve_credits(params_.vcs * params_.vc_depth_flits, params_.input_speedup);
+  int rows = params_.input_speedup;
+  if (!crossbar_ports_.empty()) {  // the copies return their credits on the port's link
+    for (int c : crossbar_ports_.at(port)) in_[c].link = link;
+    rows *= int(crossbar_ports_[port].size());
+  }
+  link->reserve_credits(params_.vcs * params_.vc_depth_flits, rows);
 }
 
 void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits) {
   OutputPort& o = out_.at(port);
   o.link = link;
-  link->reserve_flits(params_.sa_cycles + params_.st_cycles);
   o.track_credits = downstream_depth_flits > 0;
   std::fill(o.credits, o.credits + params_.vcs, o.track_credits ? downstream_depth_flits : 0);
   o.vc_owned = 0;
+  int queued = 0;  // flits that may wait for the link behind the one it sends
+  if (!crossbar_ports_.empty()) {
+    for (int c : crossbar_ports_.at(port)) {
+      if (c == port) continue;
+      out_[c].link = link;
+      out_[c].credits = o.credits;  // one channel, one set of downstream credits
+      out_[c].track_credits = o.track_credits;
+    }
+    queued = int(crossbar_ports_[port].size()) - 1;
+  }
+  link->reserve_flits(params_.sa_cycles + params_.st_cycles + queued * link->params().serialization_cycles);
+}
+
+int Subswitch::output_room(int port, Cycle now) const {
+  return int(crossbar_ports_[std::size_t(port)].size()) - out_[port].link->queued_flits(now);
 }
 
 int Subswitch::output_credits(int port) const {
@@ -74,10 +112,11 @@ int Subswitch::output_credits(int port) const {
 }
 
 void Subswitch::cycle(Cycle now) {
+  const auto own = [&](int p) { return port_of_.empty() || port_of_[std::size_t(p)] == p; };  // not a copy
   for (int p = 0; p < params_.inputs; ++p)
-    if (in_[p].link) receive_flits(p, now);
+    if (in_[p].link && own(p)) receive_flits(p, now);
   for (int p = 0; p < params_.outputs; ++p)
-    if (out_[p].link) receive_credits(p, now);
+    if (out_[p].link && own(p)) receive_credits(p, now);
   step(now);
 }
 
@@ -96,12 +135,17 @@ void Subswitch::start_packet_if_any(InputVc& v, Cycle ready) {
   v.ready = ready;
 }
 
-Cycle Subswitch::receive_flits(int p, Cycle now) {
-  Link* link = in_[p].link;
+Cycle Subswitch::receive_flits(int port, Cycle now) {
+  Link* link = in_[port].link;
+  int p = port;
   while (link->flit_ready(now)) {
     Flit f = link->pop_flit();
     if (f.vc < 0 || f.vc >= params_.vcs)
       throw std::logic_error(name_ + ": flit arrived on invalid VC " + std::to_string(f.vc));
+    if (!crossbar_ports_.empty()) {  // VC v of a port with copies: its copy v mod copies
+      const std::vector<int>& ports = crossbar_ports_[std::size_t(port)];
+      p = ports[std::size_t(f.vc) % ports.size()];
+    }
     InputVc& v = vc_at(p, f.vc);
     if (int(v.q.size()) >= params_.vc_depth_flits)
       throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " +
@@ -146,7 +190,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     }
     if (v.state != VcState::VcAlloc || v.ready > now) return;
     const OutputPort& o = out_[v.out_port];
-    const int need = params_.wormhole ? 1 : v.q.front().packet_flits;
+    const int need = !params_.va_requires_credit ? 0 : params_.wormhole ? 1 : v.q.front().packet_flits;
     std::uint64_t mask = 0;
     for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov)
       if (!o.owned(ov) && (!o.track_credits || o.credits[ov] >= need)) mask |= std::uint64_t{1} << ov;
@@ -219,7 +263,10 @@ void Subswitch::allocate_switch(Cycle now) {
     const OutputPort& o = out_[v.out_port];
     const bool held = hold && row_hold_vc_[row] == vc;
     if (hold && !held && (row_hold_vc_[row] >= 0 || out_held_by_[v.out_port] >= 0)) return;
-    if ((o.track_credits && o.credits[v.out_vc] <= 0) || !o.link->can_send(now)) {
+    // Crossbar outputs the output's link can take now: 1 without copies
+    // (the link is free), else as many as its queue has room for.
+    const int room = crossbar_ports_.empty() ? int(o.link->can_send(now)) : output_room(v.out_port, now);
+    if ((o.track_credits && o.credits[v.out_vc] <= 0) || room <= 0) {
       if (held) held_sends_.push_back(~idx);  // released after the scan: back to switch allocation, as BookSim
       return;
     }
@@ -229,6 +276,7 @@ void Subswitch::allocate_switch(Cycle now) {
     }
     one_row = one_row && (n == 0 || requests_[0].input == row);
     requests_[n++] = Request{row, v.out_port, 1};
+    for (int k = 1; k < room; ++k) requests_[n++] = Request{row, crossbar_ports_[std::size_t(v.out_port)][std::size_t(k)], 1};
   });
   for (int idx : held_sends_) {
     if (idx < 0) {
@@ -240,8 +288,9 @@ void Subswitch::allocate_switch(Cycle now) {
     row_busy_until_[p * S + idx % V % S] = now + in_[p].link->params().serialization_cycles;
   }
   if (n == 0) return;
-  auto send_from_row = [&](int row, int out) {
+  auto send_from_row = [&](int row, int column) {
     // Choose among this row's VCs that requested `out`, round-robin.
+    const int out = port_of_.empty() ? column : port_of_[std::size_t(column)];
     const int p = row / S;
     const int first = row % S;
     const int nrow_vcs = (V - first + S - 1) / S;
@@ -305,7 +354,8 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   f.vc = v.out_vc;
   ++f.hops;
   if (o.track_credits) --o.credits[v.out_vc];
-  o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  if (crossbar_ports_.empty()) o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  else o.link->enqueue(f, now, params_.sa_cycles + params_.st_cycles);
   if (f.tail) {
     o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
     v.out_port = v.out_vc = -1;
@@ -364,7 +414,8 @@ void Subswitch::trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) 
     const Link* link = out_[v.out_port].link;
     hop.out_vc = v.out_vc;
     hop.link = link;
-    hop.arrives = now + params_.sa_cycles + params_.st_cycles + link->params().latency_cycles;
+    const Cycle start = crossbar_ports_.empty() ? now : std::max(now, link->free_at());  // behind the output queue
+    hop.arrives = start + params_.sa_cycles + params_.st_cycles + link->params().latency_cycles;
   }
   tracer_->record(e, now, f, name_, hop);
 }

@@ -41,6 +41,12 @@ struct SubswitchParams {
   // computation and VC allocation latency: the router computed the route at
   // its input (lookahead), and subswitches "only allocate and traverse".
   std::vector<std::uint8_t> router_input;  // per input; empty = every input is a router input
+  // Ports that are further crossbar ports of another port on both sides
+  // (SubswitchSpec::copy_of; empty: none). A port's flits on VC v go to its
+  // copy v mod copies (each copy one crossbar row), and its copies' crossbar
+  // outputs feed its link through an output queue of one flit per crossbar
+  // output; credits, VC state and the link are the port's.
+  std::vector<int> copy_of;
   int inner_rc_cycles = 0;
   int inner_va_cycles = 0;
   // Cycles between a tail leaving a VC and the route computation of the head
@@ -52,6 +58,12 @@ struct SubswitchParams {
   // the tail, while the VC has a flit and a credit each cycle; otherwise
   // every flit is allocated on its own.
   bool hold_switch_for_packet = false;
+  // VC allocation grants only an output VC with credits for the packet
+  // (VCT) or for one flit (wormhole). false: any free output VC, whatever
+  // its credits, as BookSim's iq router (vc_busy_when_full = 0): the head
+  // then holds that VC and waits in switch allocation for a credit, and a
+  // VCT packet may no longer fit whole downstream when it is granted.
+  bool va_requires_credit = true;
   std::string switch_allocator = "islip";
   std::string vc_allocator = "islip";
   int allocator_iterations = 1;
@@ -176,6 +188,11 @@ class Subswitch {
   std::vector<int> credits_;  // outputs x vcs
   std::vector<std::uint64_t> occupied_;  // bit per VC holding flits: the scans visit only these
   std::vector<std::uint64_t> active_;    // bit per VC in state Active (holding an output VC)
+  // copy_of only (empty otherwise): the crossbar ports of each port (itself
+  // first, then its copies; empty for a copy) and the port of each crossbar port.
+  std::vector<std::vector<int>> crossbar_ports_;
+  std::vector<int> port_of_;
+  int output_room(int port, Cycle now) const;  // crossbar outputs of `port` its queue can take now
   // An allocation's requests before they reach the allocator: requester
   // (input VC or crossbar row), first output, and the outputs from it asked for.
   struct Request {

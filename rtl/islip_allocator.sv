@@ -61,12 +61,25 @@ module islip_allocator #(
       assign out_free = g_iter[k-1].out_free & ~g_iter[k-1].taken;
     end
 
-    for (genvar o = 0; o < M; o++) begin : g_out
-      for (genvar i = 0; i < N; i++) begin : g_in
-        assign col_req[o*N + i] = req_i[i*M + o] & in_free[i] & out_free[o];
-        assign offers[i*M + o]  = offer[o*N + i];
-        assign taken_by[o*N + i] = accept[i*M + o];
-      end
+    // The transposes are procedural loops, not generate loops of bit
+    // assigns: Verilator writes a generate loop out as N x M statements (155
+    // MB of C++ for a 256x256 allocator) but keeps a long procedural loop a
+    // loop. One block per vector: a block that wrote col_req and read offer
+    // would look like a combinational loop (UNOPTFLAT).
+    always_comb begin
+      for (int o = 0; o < M; o++)
+        for (int i = 0; i < N; i++)
+          col_req[o*N + i] = req_i[i*M + o] & in_free[i] & out_free[o];
+    end
+    always_comb begin
+      for (int o = 0; o < M; o++)
+        for (int i = 0; i < N; i++)
+          offers[i*M + o] = offer[o*N + i];
+    end
+    always_comb begin
+      for (int o = 0; o < M; o++)
+        for (int i = 0; i < N; i++)
+          taken_by[o*N + i] = accept[i*M + o];
     end
 
     // Grant phase: each unmatched output offers itself to one input.
@@ -136,10 +149,12 @@ module islip_allocator #(
   // A matching of requests: one output per input, one input per output.
   // (No labels inside generate loops: Yosys 0.23 would not scope them.)
   logic [M*N-1:0] gnt_t;  // bit out*N + in
+  always_comb begin
+    for (int o = 0; o < M; o++)
+      for (int i = 0; i < N; i++)
+        gnt_t[o*N + i] = gnt_o[i*M + o];
+  end
   for (genvar o = 0; o < M; o++) begin : g_assert_out
-    for (genvar i = 0; i < N; i++) begin : g_in
-      assign gnt_t[o*N + i] = gnt_o[i*M + o];
-    end
     always_comb assert ($onehot0(gnt_t[o*N +: N]));
   end
   for (genvar i = 0; i < N; i++) begin : g_assert_in

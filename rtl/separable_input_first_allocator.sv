@@ -28,11 +28,17 @@ module separable_input_first_allocator #(
   logic [M*N-1:0] pickers;  // bit out*N + in: the same, transposed
   logic [M*N-1:0] win;      // bit out*N + in: output out granted in
 
-  for (genvar o = 0; o < M; o++) begin : g_out
-    for (genvar i = 0; i < N; i++) begin : g_in
-      assign pickers[o*N + i] = pick[i*M + o];
-      assign gnt_o[i*M + o]   = win[o*N + i];
-    end
+  // The transposes are procedural loops (one block per vector), not
+  // generate loops of bit assigns: see islip_allocator.sv.
+  always_comb begin
+    for (int o = 0; o < M; o++)
+      for (int i = 0; i < N; i++)
+        pickers[o*N + i] = pick[i*M + o];
+  end
+  always_comb begin
+    for (int o = 0; o < M; o++)
+      for (int i = 0; i < N; i++)
+        gnt_o[i*M + o] = win[o*N + i];
   end
 
   // The priority masks are for multi-pass allocators (iSLIP); one pass needs

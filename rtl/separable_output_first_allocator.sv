@@ -28,12 +28,22 @@ module separable_output_first_allocator #(
   logic [N*M-1:0] offers;   // bit in*M + out: the same, transposed
   logic [M*N-1:0] won;      // bit out*N + in: gnt_o transposed
 
-  for (genvar o = 0; o < M; o++) begin : g_out
-    for (genvar i = 0; i < N; i++) begin : g_in
-      assign col_req[o*N + i] = req_i[i*M + o];
-      assign offers[i*M + o]  = pick[o*N + i];
-      assign won[o*N + i]     = gnt_o[i*M + o];
-    end
+  // The transposes are procedural loops (one block per vector), not
+  // generate loops of bit assigns: see islip_allocator.sv.
+  always_comb begin
+    for (int o = 0; o < M; o++)
+      for (int i = 0; i < N; i++)
+        col_req[o*N + i] = req_i[i*M + o];
+  end
+  always_comb begin
+    for (int o = 0; o < M; o++)
+      for (int i = 0; i < N; i++)
+        offers[i*M + o] = pick[o*N + i];
+  end
+  always_comb begin
+    for (int o = 0; o < M; o++)
+      for (int i = 0; i < N; i++)
+        won[o*N + i] = gnt_o[i*M + o];
   end
 
   // The priority masks are for multi-pass allocators (iSLIP); one pass needs

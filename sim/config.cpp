@@ -156,6 +156,11 @@ std::vector<KeySpec> base_schema() {
       {"router.rtl_trace_cycles", V::Int, "1000", 1, 1e9, nullptr, "cycles", "length of the RTL trace window"},
       {"router.input_speedup", V::Int, "1", 1, 64, nullptr, "",
        "crossbar inputs per input port (VC v uses crossbar input v mod speedup)"},
+      {"router.isu_reading", V::String, "ports", 0, 0, fixed({"ports", "rows"}), "",
+       "input speedup S of fcM-isuS and bb-isuS: ports: each router port of a bottom subswitch is S crossbar ports "
+       "on both its input and its output side, the up ports single (the paper's Table II figures; an output's S "
+       "crossbar ports feed its channel through an S-flit queue); rows: S crossbar rows for every bottom input, "
+       "outputs single"},
       {"router.rc_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "route computation stage"},
       {"router.va_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "VC allocation stage"},
       {"router.sa_cycles", V::Int, "1", 0, 1000, nullptr, "cycles", "switch allocation stage"},
@@ -166,6 +171,10 @@ std::vector<KeySpec> base_schema() {
       {"router.hold_switch_for_packet", V::Bool, "false", 0, 0, nullptr, "",
        "packet-level switch allocation: a crossbar row and output stay with a packet from head to tail while it "
        "has a flit and a credit every cycle (BookSim's hold_switch_for_packet); false: flit by flit"},
+      {"router.va_requires_credit", V::Bool, "true", 0, 0, nullptr, "",
+       "true: VC allocation grants an output VC only with credits for the packet (vct) or a flit (wormhole); "
+       "false: any free output VC, the head then waits in switch allocation for credits (BookSim's iq router, "
+       "vc_busy_when_full = 0; configs/booksim-compat.toml); with vct a packet may then not fit whole downstream"},
       {"power.tech_file", V::String, "", 0, 0, nullptr, "",
        "technology TOML of the power model for run results' \"power\" (\"\": the paper's 22 nm, power/tech/22nm.toml)"},
       {"channel.latency_cycles", V::Int, "1", 1, 1e6, nullptr, "cycles", "terminal channel latency, each way"},
@@ -323,6 +332,7 @@ OrganizationParams organization_params(const Config& cfg, int radix) {
   o.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
   o.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
   o.input_speedup = int(cfg.get_int("router.input_speedup"));
+  o.isu_ports = cfg.get_string("router.isu_reading") == "ports";
   o.subswitch_radix = int(cfg.get_int("router.subswitch_radix"));
   o.cn_crossbar_stages = int(cfg.get_int("router.cn_crossbar_stages"));
   o.seed = std::uint64_t(cfg.get_int("sim.seed"));
@@ -705,16 +715,20 @@ void check_config(const Config& cfg) {
                                   "internal classes (deadlock freedom inside the switch, docs/ORGANIZATIONS.md); "
                                   "allowed: router.vcs >= {}",
                                   v.text, name, d.vc_classes, v.classes * d.vc_classes));
-  for (const SubswitchSpec& s : d.subswitches)
-    if (s.input_speedup > vcs) {
+  for (const SubswitchSpec& s : d.subswitches) {
+    int speedup = s.input_speedup;  // or the crossbar ports of a port with copies
+    for (int c : s.copy_of)
+      if (c >= 0) speedup = std::max(speedup, s.crossbar_ports(c));
+    if (speedup > vcs) {
       // VC v uses crossbar input v mod S: S inputs need S VCs to feed them.
       const std::string source = name.find("-isu") != std::string::npos
-                                     ? fmt::format("router.org = '{}' sets input speedup {}", name, s.input_speedup)
-                                     : fmt::format("router.input_speedup = {}", s.input_speedup);
+                                     ? fmt::format("router.org = '{}' sets input speedup {}", name, speedup)
+                                     : fmt::format("router.input_speedup = {}", speedup);
       throw ConfigError(fmt::format("config error: {} but router.vcs = {}: VC v uses crossbar input v mod speedup "
                                     "(allowed: an input speedup from 1 to router.vcs = {})",
                                     source, vcs, vcs));
     }
+  }
 
   if (cfg.get_string("router.flow_control") == "vct" && cfg.get_string("traffic.source") == "synthetic") {
     const bool bimodal = cfg.get_string("traffic.size_mix") == "bimodal";

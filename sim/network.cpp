@@ -251,6 +251,7 @@ RouterParams Network::router_params(const Config& cfg, int radix) const {
   rp.allocator_iterations = int(cfg.get_int("router.allocator_iterations"));
   rp.next_head_delay_cycles = int(cfg.get_int("router.next_head_delay_cycles"));
   rp.hold_switch_for_packet = cfg.get_bool("router.hold_switch_for_packet");
+  rp.va_requires_credit = cfg.get_bool("router.va_requires_credit");
   rp.rtl_allocators = cfg.get_string("router.allocator_impl") == "rtl";
   rp.rtl_router = int(cfg.get_int("router.rtl_router"));
   rp.rtl.trace_path = cfg.get_string("router.rtl_trace_file");

@@ -2,6 +2,8 @@
 // virtual cut-through versus wormhole, pipeline timing, input speedup.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "models/subswitch.hpp"
 
 namespace nwn {
@@ -18,10 +20,12 @@ class ToDestination final : public SubswitchRouting {
 };
 
 struct Bench {
-  Bench(int vcs, bool wormhole, int downstream_depth, int speedup = 1, int ports = 2, bool hold = false)
+  Bench(int vcs, bool wormhole, int downstream_depth, int speedup = 1, int ports = 2, bool hold = false,
+        bool va_requires_credit = true)
       : routing(vcs) {
     SubswitchParams p;
     p.hold_switch_for_packet = hold;
+    p.va_requires_credit = va_requires_credit;
     p.inputs = p.outputs = ports;
     p.vcs = vcs;
     p.vc_depth_flits = 64;  // the test feeds flits without upstream credits
@@ -200,6 +204,209 @@ TEST(Subswitch, HoldingTheSwitchSendsAPacketWhole) {
       EXPECT_EQ(switches, 1);
     else
       EXPECT_GT(switches, 1);
+  }
+}
+
+}  // namespace
+}  // namespace nwn
+
+namespace nwn {
+namespace {
+
+std::string buffers(const Subswitch& ss) {
+  std::ostringstream os;
+  ss.report_buffers(os);
+  return os.str();
+}
+
+Cycle arrival(const Bench& b, std::uint64_t id) {
+  for (auto& r : b.received)
+    if (r.flit.packet_id == id) return r.at;
+  return kNever;
+}
+
+// router.va_requires_credit = false (BookSim's VA, vc_busy_when_full = 0):
+// one output VC of depth 1; packet 1 takes its only credit. Packet 2's head
+// is ready for VA at 12. Requiring a credit, it waits in VA; without, VA
+// grants it the full VC at 12 and it waits in switch allocation. A credit
+// sent at 20 is readable at 21: the granted head goes through SA at 21 and
+// arrives at 21 + sa + st + link = 24; the other is granted the VC at 21,
+// SA at 22, arrives at 25.
+TEST(Subswitch, VaWithoutCreditGrantsAFullVcAndTheHeadWaitsInSwitchAllocation) {
+  for (bool requires_credit : {true, false}) {
+    SCOPED_TRACE(requires_credit);
+    Bench b(1, false, /*downstream_depth=*/1, 1, 2, false, requires_credit);
+    b.packet(0, 1, 1, 1, 0);
+    b.packet(0, 1, 1, 2, 10);
+    b.run(0, 20);
+    EXPECT_EQ(arrival(b, 1), 6u);
+    EXPECT_EQ(b.count(2), 0);
+    const std::string waiting = buffers(*b.ss);
+    if (requires_credit)
+      EXPECT_NE(waiting.find("state vc-alloc, to output 1 vcs 0 (credits 0)"), std::string::npos) << waiting;
+    else
+      EXPECT_NE(waiting.find("state active, to output 1 vc 0 (credits 0)"), std::string::npos) << waiting;
+    b.out[1]->send_credit(0, 20);
+    b.run(20, 40);
+    EXPECT_EQ(arrival(b, 2), requires_credit ? 25u : 24u);
+  }
+}
+
+// The head keeps the full VC it was granted: two output VCs, both full
+// (packets 1 and 2); packet 3's head is granted one of them without a
+// credit. A credit for the other VC does not move it (it holds its VC and
+// waits in SA); with credits required it takes the VC the credit came for.
+TEST(Subswitch, VaWithoutCreditTiesTheHeadToItsFullVc) {
+  for (bool requires_credit : {true, false}) {
+    SCOPED_TRACE(requires_credit);
+    Bench b(2, false, /*downstream_depth=*/1, 1, 3, false, requires_credit);
+    b.packet(0, 2, 1, 1, 0);
+    b.packet(1, 2, 1, 2, 0, 1);
+    b.packet(0, 2, 1, 3, 10);
+    b.run(0, 20);
+    ASSERT_EQ(b.count(1) + b.count(2), 2);
+    ASSERT_EQ(b.count(3), 0);
+    const std::string waiting = buffers(*b.ss);
+    int held = -1;
+    for (int vc : {0, 1})
+      if (waiting.find("state active, to output 2 vc " + std::to_string(vc) + " (credits 0)") != std::string::npos)
+        held = vc;
+    if (requires_credit) {
+      EXPECT_EQ(held, -1) << waiting;
+      held = 0;
+    }
+    ASSERT_GE(held, 0) << waiting;
+    b.out[2]->send_credit(1 - held, 20);
+    b.run(20, 40);
+    if (requires_credit) {
+      EXPECT_EQ(arrival(b, 3), 25u) << "granted the VC whose credit came back";
+      continue;
+    }
+    EXPECT_EQ(b.count(3), 0) << "tied to VC " << held << ", which has no credit";
+    b.out[2]->send_credit(held, 40);
+    b.run(40, 60);
+    EXPECT_EQ(arrival(b, 3), 44u);
+  }
+}
+
+}  // namespace
+}  // namespace nwn
+
+namespace nwn {
+namespace {
+
+// A port with a copy (SubswitchSpec::copy_of, fcM-isu2 as Table II counts
+// it): ports 0 and 1, port 2 a copy of port 0 on both sides. The copy is a
+// second crossbar row of port 0's buffers (VC 1) and a second crossbar
+// output into port 0's link, through an output queue.
+struct CopyBench {
+  explicit CopyBench(bool copies, int serialization) : routing(2) {
+    SubswitchParams p;
+    p.inputs = p.outputs = copies ? 3 : 2;
+    p.vcs = 2;
+    p.vc_depth_flits = 64;
+    // Two iSLIP iterations: with one, both outputs' grant pointers start at
+    // the same row, and the second row is matched a cycle later.
+    p.allocator_iterations = 2;
+    if (copies) p.copy_of = {-1, -1, 0};
+    LinkParams lp;
+    lp.serialization_cycles = serialization;
+    for (int i = 0; i < 2; ++i) {
+      in.push_back(std::make_unique<Link>("in" + std::to_string(i), LinkParams{}));
+      out.push_back(std::make_unique<Link>("out" + std::to_string(i), lp));
+    }
+    ss = std::make_unique<Subswitch>("ss", 0, p, &routing);
+    for (int i = 0; i < 2; ++i) {
+      ss->connect_input(i, in[i].get());
+      ss->connect_output(i, out[i].get(), 0);
+    }
+  }
+  void flit(int port, int vc, int dst, std::uint64_t id, Cycle at) {
+    Flit f;
+    f.packet_id = id;
+    f.dst = dst;
+    f.vc = std::int16_t(vc);
+    f.packet_flits = 1;
+    f.head = f.tail = true;
+    pending.push_back({at, port, f});
+  }
+  void run(Cycle from, Cycle to) {
+    for (Cycle t = from; t < to; ++t) {
+      for (auto& p : pending)
+        if (p.at == t) in[p.port]->send(p.flit, t);
+      ss->cycle(t);
+      for (int o = 0; o < 2; ++o)
+        while (out[o]->flit_ready(t + 1)) arrivals.push_back({t + 1, o, out[o]->pop_flit()});
+      for (int i = 0; i < 2; ++i)
+        while (in[i]->credit_ready(t + 1)) {
+          in[i]->pop_credit();
+          credits.push_back({t + 1, i});
+        }
+    }
+  }
+  struct Timed {
+    Cycle at;
+    int port;
+    Flit flit;
+  };
+  ToDestination routing;
+  std::vector<std::unique_ptr<Link>> in, out;
+  std::unique_ptr<Subswitch> ss;
+  std::vector<Timed> pending, arrivals;
+  std::vector<std::pair<Cycle, int>> credits;
+};
+
+// Output side: flits from ports 0 and 1 for output 0 arrive together (ready
+// for SA at 13). One crossbar output: they cross at 13 and, when the channel
+// (2 cycles a flit) is free, 15. Two: both at 13 (their credits return
+// together, at 14), and the second waits in the output queue for the
+// channel: arrivals 16 and 18 either way, the channel's pace.
+TEST(Subswitch, CopiesOfAnOutputCrossTogetherAndQueueForTheChannel) {
+  for (bool copies : {false, true}) {
+    SCOPED_TRACE(copies);
+    CopyBench b(copies, 2);
+    b.flit(0, 0, 0, 1, 10);
+    b.flit(1, 0, 0, 2, 10);
+    b.run(0, 40);
+    ASSERT_EQ(b.arrivals.size(), 2u);
+    EXPECT_EQ(b.arrivals[0].at, 16u);
+    EXPECT_EQ(b.arrivals[1].at, 18u);
+    ASSERT_EQ(b.credits.size(), 2u);
+    EXPECT_EQ(b.credits[0].first, 14u);
+    EXPECT_EQ(b.credits[1].first, copies ? 14u : 16u) << "one crossbar output: the channel is free at 15";
+  }
+}
+
+// The queue holds one flit per crossbar output: three flits for output 0
+// (ports 0 and 1, then port 1 again on its other VC) cross at 13, 13 and 15
+// (at 14 the channel still owes two flits); the channel sends one every two
+// cycles: 16, 18, 20.
+TEST(Subswitch, AnOutputQueueHoldsOneFlitPerCrossbarOutput) {
+  CopyBench b(true, 2);
+  b.flit(0, 0, 0, 1, 10);
+  b.flit(1, 0, 0, 2, 10);
+  b.flit(1, 1, 0, 3, 11);
+  b.run(0, 40);
+  ASSERT_EQ(b.arrivals.size(), 3u);
+  EXPECT_EQ(b.arrivals[2].at, 20u);
+  ASSERT_EQ(b.credits.size(), 3u);
+  EXPECT_EQ(b.credits[2].first, 16u) << "crossed at 15, when the queue had room again";
+}
+
+// Input side: port 0's VC 0 (for output 1) and VC 1 (for output 0), sent
+// together (the test's link carries two flits a cycle), are two crossbar
+// rows with the copy, so both cross at 13; with one row, at 13 and 14.
+TEST(Subswitch, ACopyOfAnInputIsASecondCrossbarRow) {
+  for (bool copies : {false, true}) {
+    SCOPED_TRACE(copies);
+    CopyBench b(copies, 1);
+    b.flit(0, 0, 1, 1, 10);
+    b.flit(0, 1, 0, 2, 10);
+    b.run(0, 40);
+    ASSERT_EQ(b.arrivals.size(), 2u);
+    Cycle last = 0;
+    for (auto& a : b.arrivals) last = std::max(last, a.at);
+    EXPECT_EQ(last, copies ? 16u : 17u);
   }
 }
 

@@ -42,7 +42,9 @@ SwitchDescription two_port_isu2(int m) {
   return d;
 }
 
-// scripts/isu-reading counts the same pair by pair.
+// scripts/isu-reading counts the same pair by pair; the organization
+// (router.isu_reading = ports, the default) builds the same bottoms, each
+// router port with a copy on both sides, and gives the same figures.
 TEST(TableII, IsuTwoReadAsTwoCrossbarPortsPerRouterPortGivesThePapersFigures) {
   struct Case {
     int m, buffers, fanout;
@@ -54,6 +56,18 @@ TEST(TableII, IsuTwoReadAsTwoCrossbarPortsPerRouterPortGivesThePapersFigures) {
     EXPECT_EQ(x.subswitch_buffers, c.buffers);
     EXPECT_EQ(x.aggregate_fanout, c.fanout);
     EXPECT_EQ(x.crosspoints, c.crosspoints);
+    OrganizationParams p;
+    p.name = "fc" + std::to_string(c.m) + "-isu2";
+    p.radix = 64;
+    const SwitchDescription d = make_organization(p).description;
+    const Complexity o = complexity(d);
+    EXPECT_EQ(o.subswitch_buffers, c.buffers);
+    EXPECT_EQ(o.aggregate_fanout, c.fanout);
+    EXPECT_EQ(o.crosspoints, c.crosspoints);
+    const SubswitchSpec& bottom = d.subswitches[0];
+    EXPECT_EQ(bottom.inputs, 2 * 4 + c.m);
+    EXPECT_EQ(bottom.input_speedup, 1);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(bottom.copy_of[std::size_t(4 + i)], i) << "port " << i << "'s copy";
   }
 }
 
