@@ -245,17 +245,8 @@ void EndpointGroup::trace_create(int local, Cycle now) {
   PacketExtension& e = *ext_;
   if (!shared_.tracer->wants(e.packet_id)) return;
   e.traced = true;
-  Flit f;
-  f.packet_id = e.packet_id;
-  f.created_cycle = now;
-  f.src = e.src;
-  f.dst = e.dst;
-  f.packet_flits = e.size_flits;
-  f.cls = e.cls;
-  f.head = true;
-  f.tail = e.size_flits == 1;
-  f.traced = true;
-  shared_.tracer->record(TraceEvent::Create, now, f, nis_[local]->basename(), TraceHop{});
+  shared_.tracer->record(TraceEvent::Create, now, packet_flit(e, -1, true, e.size_flits == 1), nis_[local]->basename(),
+                         TraceHop{});
 }
 
 // A closed loop has one group, of every node: the source is one of ours.

@@ -80,24 +80,12 @@ void NetworkInterface::inject(Cycle now) {
     p.injected_cycle = now;
   }
   if (credits_[vc_] <= 0) return;
-  Flit f;
-  f.packet_id = p.packet_id;
-  f.created_cycle = p.created_cycle;
-  f.injected_cycle = p.injected_cycle;
-  f.src = p.src;
-  f.dst = p.dst;
-  f.vc = std::int16_t(vc_);
-  f.packet_flits = p.size_flits;
-  f.cls = p.cls;
-  f.measured = p.measured;
-  f.traced = p.traced;
-  f.head = sent_of_current_ == 0;
-  f.tail = sent_of_current_ + 1 == p.size_flits;
+  const Flit f = packet_flit(p, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
   --credits_[vc_];
-  if (p.traced) trace_inject(now);  // reads the flit from the members, so nothing stays live for it
+  if (p.traced) trace_inject(now);  // rebuilds the flit from the members, so nothing stays live for it
   inject_.send(f, now);
   if (f.tail) {
-    if (shared_.sink) group_->sink_dequeued({p.packet_id, p.src, p.dst, p.size_flits, p.cls, now}, cur_);
+    if (shared_.sink) group_->sink_dequeued(external_packet(p, now), cur_);
     queue_[cur_].pop();
     sent_of_current_ = 0;
   } else {
@@ -123,35 +111,17 @@ void NetworkInterface::receive(const Flit& f, Cycle now) {
   // A VC's flits arrive packet after packet: its count since the last tail is this packet's.
   e.window_flits = window_flits_on_vc_[std::size_t(f.vc)];
   window_flits_on_vc_[std::size_t(f.vc)] = 0;
-  e.packet_id = f.packet_id;
-  e.src = f.src;
-  e.dst = f.dst;
-  e.size_flits = f.packet_flits;
-  e.cls = f.cls;
-  e.measured = f.measured;
-  e.created_cycle = f.created_cycle;
-  e.injected_cycle = f.injected_cycle;
-  e.delivered_cycle = now;
-  e.hops = f.hops;
+  delivered_packet(f, now, e);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   to_terminal->b_transport(deliver_, delay);
-  if (shared_.sink) group_->sink_delivered({e.packet_id, e.src, e.dst, e.size_flits, e.cls, now}, f.vc);
+  if (shared_.sink) group_->sink_delivered(external_packet(e, now), f.vc);
   if (shared_.closed_loop) group_->source_delivered(f.src, now);
 }
 
 // Only flits with Flit::traced get here (cold, out of line).
 void NetworkInterface::trace_inject(Cycle now) {
   const PacketExtension& p = queue_[cur_].front();
-  Flit f;
-  f.packet_id = p.packet_id;
-  f.created_cycle = p.created_cycle;
-  f.src = p.src;
-  f.dst = p.dst;
-  f.vc = std::int16_t(vc_);
-  f.packet_flits = p.size_flits;
-  f.head = sent_of_current_ == 0;
-  f.tail = sent_of_current_ + 1 == p.size_flits;
-  f.traced = true;
+  const Flit f = packet_flit(p, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
   TraceHop hop;
   hop.out_vc = vc_;
   hop.link = &inject_;

@@ -1,5 +1,6 @@
 // A packet as the terminals and network interfaces see it (the TLM
-// extension a Terminal hands its NetworkInterface).
+// extension a Terminal hands its NetworkInterface), and the one place where
+// a packet's fields go into its flits and come back out of its tail.
 #pragma once
 #include <cstdint>
 
@@ -40,5 +41,43 @@ struct ExternalPacket {
   std::uint8_t cls = 0;
   Cycle at = 0;  // the cycle it was delivered (or left its source queue)
 };
+
+// A flit of packet `p` on VC `vc` (-1: none yet): the fields every flit of
+// the packet carries, and whether it is the head or the tail.
+inline Flit packet_flit(const PacketExtension& p, int vc, bool head, bool tail) {
+  Flit f;
+  f.packet_id = p.packet_id;
+  f.created_cycle = p.created_cycle;
+  f.injected_cycle = p.injected_cycle;
+  f.src = p.src;
+  f.dst = p.dst;
+  f.vc = std::int16_t(vc);
+  f.packet_flits = p.size_flits;
+  f.cls = p.cls;
+  f.measured = p.measured;
+  f.traced = p.traced;
+  f.head = head;
+  f.tail = tail;
+  return f;
+}
+
+// The packet a tail flit closes, as its destination delivers it at `now`:
+// the fields packet_flit copied, and the hops the flits took.
+inline void delivered_packet(const Flit& tail, Cycle now, PacketExtension& e) {
+  e.packet_id = tail.packet_id;
+  e.src = tail.src;
+  e.dst = tail.dst;
+  e.size_flits = tail.packet_flits;
+  e.cls = tail.cls;
+  e.measured = tail.measured;
+  e.created_cycle = tail.created_cycle;
+  e.injected_cycle = tail.injected_cycle;
+  e.delivered_cycle = now;
+  e.hops = tail.hops;
+}
+
+inline ExternalPacket external_packet(const PacketExtension& p, Cycle at) {
+  return {p.packet_id, p.src, p.dst, p.size_flits, p.cls, at};
+}
 
 }  // namespace nwn
