@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "../models/organization.hpp"
+#include "../../models/organization.hpp"
 #include "cli.hpp"
-#include "config.hpp"
-#include "provenance.hpp"
-#include "report.hpp"
+#include "../config.hpp"
+#include "../provenance.hpp"
+#include "../report.hpp"
 
 namespace nwn {
 namespace {

@@ -12,17 +12,17 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "../models/organization.hpp"
-#include "network.hpp"
-#include "../power/area.hpp"
-#include "../power/power_model.hpp"
+#include "../../models/organization.hpp"
+#include "../network.hpp"
+#include "../../power/area.hpp"
+#include "../../power/power_model.hpp"
 #include "cli.hpp"
-#include "config.hpp"
-#include "process.hpp"
-#include "provenance.hpp"
-#include "report.hpp"
-#include "columns.hpp"
-#include "seeds.hpp"
+#include "../config.hpp"
+#include "../process.hpp"
+#include "../provenance.hpp"
+#include "../report.hpp"
+#include "../columns.hpp"
+#include "../seeds.hpp"
 
 namespace nwn {
 namespace {

@@ -27,9 +27,9 @@
 #include <toml++/toml.h>
 
 #include "cli.hpp"
-#include "config.hpp"
-#include "process.hpp"
-#include "report.hpp"
+#include "../config.hpp"
+#include "../process.hpp"
+#include "../report.hpp"
 
 namespace nwn {
 namespace {

@@ -1,5 +1,5 @@
 #include "cli.hpp"
-#include "version.hpp"
+#include "../version.hpp"
 
 #include <unistd.h>
 
@@ -17,15 +17,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "../models/allocator.hpp"
-#include "columns.hpp"
-#include "config.hpp"
-#include "experiment.hpp"
-#include "network.hpp"
-#include "process.hpp"
-#include "provenance.hpp"
-#include "report.hpp"
-#include "seeds.hpp"
+#include "../../models/allocator.hpp"
+#include "../columns.hpp"
+#include "../config.hpp"
+#include "../experiment.hpp"
+#include "../network.hpp"
+#include "../process.hpp"
+#include "../provenance.hpp"
+#include "../report.hpp"
+#include "../seeds.hpp"
 
 namespace nwn {
 namespace {

@@ -3,7 +3,7 @@
 #include <functional>
 #include <vector>
 
-#include "atomic_file.hpp"
+#include "../atomic_file.hpp"
 
 namespace CLI {
 class App;

@@ -3,7 +3,7 @@
 #include <systemc>
 
 #include "cli.hpp"
-#include "process.hpp"
+#include "../process.hpp"
 
 // SystemC prints its banner before sc_main runs; silence it from a static
 // initializer, which runs before libsystemc's main().
