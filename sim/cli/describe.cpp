@@ -43,7 +43,7 @@ SwitchDescription describe_org(const std::string& org, int radix, int subswitch_
   OrganizationParams p;
   p.name = org;
   p.radix = radix;
-  p.subswitch_radix = subswitch_radix;
+  p.keys["router.subswitch_radix"] = subswitch_radix;
   return make_organization(p).description;
 }
 
