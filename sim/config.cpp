@@ -48,6 +48,10 @@ std::vector<KeySpec> base_schema() {
       {"sim.block_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
        "cycle blocks: each router with its terminals runs up to this many cycles in a row (0: as many as the shortest "
        "router-to-router channel allows; 1: off); results are identical for any value"},
+      {"sim.partition", V::String, "contiguous", 0, 0, fixed({"contiguous", "groups"}), "",
+       "under mpirun, how the ranks split the routers (each with its terminals): contiguous (router-id ranges of "
+       "about equal weight) or groups (the topology's own: Dragonfly groups, fat-tree pods); results are identical "
+       "for any value and rank count (docs/SCALING.md)"},
       {"sim.clock_ghz", V::Float, "5", 0.001, 1000, nullptr, "GHz", "datapath clock (the paper: 5 GHz)"},
       {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",
        "count packets from each input port to each output port of every router (run --heatmap FILE)"},

@@ -106,7 +106,7 @@ std::vector<std::string> config_differences(const json& was, const json& now, co
 // Keys that cannot change a result: the same config and seed give the same
 // results on any number of threads, so a stored point is reused whatever
 // thread count ran it.
-const std::vector<std::string> kResultNeutralKeys = {"sim.threads"};
+const std::vector<std::string> kResultNeutralKeys = {"sim.threads", "sim.partition"};
 
 std::string joined(const std::vector<std::string>& items) {
   std::string s;
