@@ -100,6 +100,7 @@ void Network::attach_terminal(int node, Router& r, int port, int ejection_credit
   router_of_node_[std::size_t(node)] = r.id();
   r.attach_input(port, endpoints_->inject_link(node));
   r.attach_output(port, endpoints_->eject_link(node), ejection_credits > 0 ? ejection_credits : eject_credits_);
+  r.mark_terminal_output(port);
   mark_used(r.id(), port, 3);
 }
 
@@ -260,6 +261,7 @@ RouterParams Network::router_params(const Config& cfg, int radix) const {
                       "' traces the RTL allocator: it needs router.allocator_impl = rtl (--allocator rtl)");
   rp.internal_serialization_cycles = serialization_;
   rp.message_classes = message_classes(cfg);  // check_config checked the VCs for them
+  rp.eject_vcs = int(cfg.get_int("network.eject_vcs"));  // check_route_vcs checked them
   return rp;
 }
 
@@ -336,6 +338,7 @@ void report_link(std::ostream& os, const Link& l) {
 }  // namespace
 
 void Network::report_stuck(std::ostream& os) const {
+  const auto start = os.tellp();
   for (auto& r : routers_) {
     r->report_buffers(os);
     for (auto& l : r->internal_links()) report_link(os, *l);
@@ -346,6 +349,11 @@ void Network::report_stuck(std::ostream& os) const {
     report_link(os, *endpoints_->inject_link(i));
     report_link(os, *endpoints_->eject_link(i));
   }
+  // The hint only beside something stuck: an empty report means lost flits.
+  if (os.tellp() != start && router_count() > 1 && !routers_.empty() && routers_.front()->eject_vcs() == 0 && ranks().rank() == 0)
+    os << "  (a network of routers with network.eject_vcs = 0: an internal channel shared by packets to a global "
+          "port and packets to a terminal can close a cycle through two routers; network.eject_vcs = 1 reserves a "
+          "VC for the packets to terminals and breaks it: docs/RESULTS.md, \"Deadlock across routers\")\n";
 }
 
 Clock clock_from(const Config& cfg) {
