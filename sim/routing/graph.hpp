@@ -24,6 +24,7 @@
 
 #include "../../models/rng.hpp"
 #include "../../models/router.hpp"
+#include "../topo/graph.hpp"
 #include "../topo/torus.hpp"
 #include "routing.hpp"
 
@@ -47,6 +48,10 @@ struct GraphRoutingContext : RoutingContext {
   int diameter = 0;      // D: the largest distance between routers with terminals
   int eccentricity = 0;  // E: the largest distance from a router with terminals to any router
   std::optional<topo::TorusShape> torus;  // torus and mesh
+  // The topology's router labels and what they are (topo::Graph::group,
+  // GraphTopology::group_label): e.g. each router's Dragonfly group.
+  std::vector<int> group;
+  topo::GroupLabel group_label = topo::GroupLabel::None;
   int vcs = 1;
   int capacity_flits = 0;  // router.vcs x router.vc_depth_flits: a port's downstream buffer space
   const std::vector<std::unique_ptr<Router>>* routers = nullptr;  // routings that read other routers
