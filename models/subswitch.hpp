@@ -26,12 +26,31 @@
 
 namespace nwn {
 
+// How a switch moves packets: flow control and allocation, the same for
+// every subswitch of a router (RouterParams holds it, the router copies it
+// into each subswitch's SubswitchParams).
+struct SwitchPolicy {
+  bool wormhole = false;  // false: virtual cut-through
+  std::string switch_allocator = "islip";
+  std::string vc_allocator = "islip";
+  int allocator_iterations = 1;
+  // Cycles between a tail leaving a VC and the route computation of the head
+  // behind it: 0 computes the route in the tail's cycle; BookSim's iq router
+  // starts it in the next cycle (1).
+  int next_head_delay_cycles = 0;
+  // Packet-level switch holding (BookSim's hold_switch_for_packet): a
+  // crossbar row and output that pass a head stay with its packet until
+  // the tail, while the VC has a flit and a credit each cycle; otherwise
+  // every flit is allocated on its own.
+  bool hold_switch_for_packet = false;
+};
+
 struct SubswitchParams {
   int inputs = 2;
   int outputs = 2;
   int vcs = 4;
   int vc_depth_flits = 16;
-  bool wormhole = false;  // false: virtual cut-through
+  SwitchPolicy policy;
   int input_speedup = 1;  // crossbar inputs per buffered input port
   int rc_cycles = 1;
   int va_cycles = 1;
@@ -43,18 +62,6 @@ struct SubswitchParams {
   std::vector<std::uint8_t> router_input;  // per input; empty = every input is a router input
   int inner_rc_cycles = 0;
   int inner_va_cycles = 0;
-  // Cycles between a tail leaving a VC and the route computation of the head
-  // behind it: 0 computes the route in the tail's cycle; BookSim's iq router
-  // starts it in the next cycle (1).
-  int next_head_delay_cycles = 0;
-  // Packet-level switch holding (BookSim's hold_switch_for_packet): a
-  // crossbar row and output that pass a head stay with its packet until
-  // the tail, while the VC has a flit and a credit each cycle; otherwise
-  // every flit is allocated on its own.
-  bool hold_switch_for_packet = false;
-  std::string switch_allocator = "islip";
-  std::string vc_allocator = "islip";
-  int allocator_iterations = 1;
   bool rtl_allocators = false;   // Verilated RTL allocators (make_rtl_allocator)
   RtlOptions rtl_switch_options;  // for the switch allocator (tracing)
 };

@@ -245,12 +245,12 @@ RouterParams Network::router_params(const Config& cfg, int radix) const {
   RouterParams rp;
   rp.org = organization_params(cfg, radix);
   rp.vcs = rp.org.vcs;
-  rp.wormhole = cfg.get_string("router.flow_control") == "wormhole";
-  rp.switch_allocator = cfg.get_string("router.switch_allocator");
-  rp.vc_allocator = cfg.get_string("router.vc_allocator");
-  rp.allocator_iterations = int(cfg.get_int("router.allocator_iterations"));
-  rp.next_head_delay_cycles = int(cfg.get_int("router.next_head_delay_cycles"));
-  rp.hold_switch_for_packet = cfg.get_bool("router.hold_switch_for_packet");
+  rp.policy.wormhole = cfg.get_string("router.flow_control") == "wormhole";
+  rp.policy.switch_allocator = cfg.get_string("router.switch_allocator");
+  rp.policy.vc_allocator = cfg.get_string("router.vc_allocator");
+  rp.policy.allocator_iterations = int(cfg.get_int("router.allocator_iterations"));
+  rp.policy.next_head_delay_cycles = int(cfg.get_int("router.next_head_delay_cycles"));
+  rp.policy.hold_switch_for_packet = cfg.get_bool("router.hold_switch_for_packet");
   rp.rtl_allocators = cfg.get_string("router.allocator_impl") == "rtl";
   rp.rtl_router = int(cfg.get_int("router.rtl_router"));
   rp.rtl.trace_path = cfg.get_string("router.rtl_trace_file");

@@ -21,11 +21,11 @@ struct Bench {
   Bench(int vcs, bool wormhole, int downstream_depth, int speedup = 1, int ports = 2, bool hold = false)
       : routing(vcs) {
     SubswitchParams p;
-    p.hold_switch_for_packet = hold;
+    p.policy.hold_switch_for_packet = hold;
     p.inputs = p.outputs = ports;
     p.vcs = vcs;
     p.vc_depth_flits = 64;  // the test feeds flits without upstream credits
-    p.wormhole = wormhole;
+    p.policy.wormhole = wormhole;
     p.input_speedup = speedup;
     for (int i = 0; i < ports; ++i) {
       in.push_back(std::make_unique<Link>("in" + std::to_string(i), LinkParams{}));
