@@ -44,42 +44,13 @@ class ParRouting final : public GraphRouting<ParRouting> {
     const int hops = int(aux & kGraphHopsMask);
     const bool undecided = (aux & ~kGraphHopsMask) == 0;
     const bool minimal_so_far = (aux & ~kGraphHopsMask) == kGraphPhaseBit;
-    if (undecided || (hops == 1 && minimal_so_far && group_[r] == group_[t_.node_router[head.src]]))
-      return ugal_local(router, r, dst, rng, aux);
-    int target = dst;
-    if (!(aux & kGraphPhaseBit)) {
-      target = int(aux >> kGraphInterShift) - 1;
-      if (target == r) {  // reached the intermediate router
-        aux = (aux & kGraphHopsMask) | kGraphPhaseBit;
-        target = dst;
-      }
-    }
-    return adaptive_minimal(router, r, target, &rng);
+    const bool decides = undecided || (hops == 1 && minimal_so_far && group_[r] == group_[t_.node_router[head.src]]);
+    if (decides && t_.routers > 2) return ugal_local(router, r, dst, rng, aux);
+    if (decides) aux = (aux & kGraphHopsMask) | kGraphPhaseBit;  // two routers: no intermediate, minimal
+    return adaptive_minimal(router, r, current_target(r, dst, aux), &rng);
   }
 
  private:
-  // UGAL with this router's occupancies: sets aux (minimal, or the
-  // intermediate) and returns the port.
-  int ugal_local(const Router& router, int r, int dst, Rng& rng, std::uint32_t& aux) const {
-    const std::uint32_t hops = aux & kGraphHopsMask;
-    if (t_.routers <= 2) {
-      aux = hops | kGraphPhaseBit;
-      return adaptive_minimal(router, r, dst, &rng);
-    }
-    int inter = int(rng.below(std::uint32_t(t_.routers - 2)));
-    for (int x : {std::min(r, dst), std::max(r, dst)})
-      if (inter >= x) ++inter;
-    const int pm = adaptive_minimal(router, r, dst, &rng), pv = adaptive_minimal(router, r, inter, &rng);
-    const long cost_m = long(occupancy(router, pm)) * t_.d(r, dst);
-    const long cost_v = long(occupancy(router, pv)) * (t_.d(r, inter) + t_.d(inter, dst));
-    if (cost_m <= cost_v) {
-      aux = hops | kGraphPhaseBit;
-      return pm;
-    }
-    aux = hops | std::uint32_t(inter + 1) << kGraphInterShift;
-    return pv;
-  }
-
   std::vector<int> group_;
 };
 
