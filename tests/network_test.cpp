@@ -159,7 +159,7 @@ const std::string kEjectCycle =
     "run --set router.org=hx05 --set traffic.load=1.0 --set network.topology=hyperx --set network.hyperx_s=8 "
     "--set network.hyperx_t=8 --set router.radix=16 --set network.routing=dor --set "
     "network.port_assignment=interleaved --set router.vcs=4 --set router.vc_depth_flits=4 --set "
-    "sim.warmup_cycles=500 --set sim.measure_cycles=3000 --set sim.drain_cap_cycles=3000 ";
+    "sim.warmup_cycles=500 --set sim.measure_cycles=3000 --set sim.drain_cap_cycles=3000 --set sim.watchdog_cycles=1000 ";
 
 TEST(EjectVcs, BreakTheCycleThroughTwoRouters) {
   for (const char* seed : {"1", "2", "3"}) {
