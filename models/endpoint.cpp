@@ -8,221 +8,6 @@
 
 namespace nwn {
 
-// The network side of a terminal: source queue, flit injection with credits,
-// and ejection with packet delivery on the tail flit.
-class NetworkInterface : public sc_core::sc_module {
- public:
-  tlm_utils::simple_target_socket<NetworkInterface> from_terminal;
-  tlm_utils::simple_initiator_socket<NetworkInterface> to_terminal;
-
-  NetworkInterface(sc_core::sc_module_name name, int id, const EndpointParams& p, Endpoints* owner)
-      : sc_module(name),
-        from_terminal("from_terminal"),
-        to_terminal("to_terminal"),
-        id_(id),
-        params_(p),
-        owner_(owner),
-        inject_(std::string(name) + ".inject", p.inject_link),
-        eject_(std::string(name) + ".eject", p.eject_link),
-        queue_{Ring<PacketExtension>(0), Ring<PacketExtension>(0)},  // grow when packets wait (models/ring.hpp)
-        credits_(p.vcs, p.router_buffer_depth_flits),
-        window_flits_on_vc_(p.vcs, 0) {
-    from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
-    inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
-    if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
-      const int buffer = p.vcs * p.eject_buffer_flits;
-      eject_.reserve_credits(buffer, buffer);
-    }
-    deliver_ext_ = new PacketExtension;
-    deliver_.set_extension(deliver_ext_);
-  }
-
-  // Joins a group as its node `local`: the group reads the links.
-  void join(EndpointGroup* group, int local) {
-    group_ = group;
-    local_ = local;
-    inject_.set_sender(group, local);
-    eject_.set_receiver(group, local);
-  }
-  int local() const { return local_; }
-  // The id of the next packet this node creates (see models/endpoint.hpp).
-  std::uint64_t next_packet_id() { return next_seq_++ * std::uint64_t(owner_->nodes()) + std::uint64_t(id_); }
-
-  Link* inject_link() { return &inject_; }
-  Link* eject_link() { return &eject_; }
-  bool busy() const { return !queue_[0].empty() || !queue_[1].empty(); }
-  std::uint64_t queued_flits() const {
-    std::uint64_t n = 0;
-    for (const auto& q : queue_)
-      for (std::size_t i = 0; i < q.size(); ++i) n += q.at(i).size_flits;
-    return n - sent_of_current_;
-  }
-  void release(int vc, int flits, Cycle now) {
-    for (int i = 0; i < flits; ++i) eject_.send_credit(vc, now);
-  }
-  std::uint64_t ejected() const { return ejected_; }
-  std::uint64_t window_ejected() const { return window_ejected_; }
-
-  // Each returns when the link's next item arrives (kNever: none pending).
-  Cycle take_credits(Cycle now) {
-    while (inject_.credit_ready(now)) ++credits_[inject_.pop_credit()];
-    return inject_.next_credit_at();
-  }
-  Cycle take_flits(Cycle now) {
-    while (eject_.flit_ready(now)) receive(eject_.pop_flit(), now);
-    return eject_.next_flit_at();
-  }
-  void inject_if_possible(Cycle now) {
-    if (busy() && inject_.can_send(now)) inject(now);
-  }
-
- private:
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-    const PacketExtension* ext = nullptr;
-    trans.get_extension(ext);
-    if (!ext) {
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
-    if (params_.message_classes > 1 && ext->cls >= params_.message_classes) {
-      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
-    queue_[params_.message_classes > 1 ? ext->cls : 0].push(*ext);
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-
-  void inject(Cycle now) {
-    if (sent_of_current_ == 0) cur_ = queue_[1].empty() ? 0 : 1;  // responses first, packet by packet
-    PacketExtension& p = queue_[cur_].front();
-    if (sent_of_current_ == 0) {
-      // Virtual cut-through takes a VC only when the whole packet fits; a
-      // message class takes VCs of its own range.
-      const int need = params_.wormhole ? 1 : p.size_flits;
-      const int per = params_.vcs / params_.message_classes, first = cur_ * per;
-      int chosen = -1;
-      for (int i = 0; i < per; ++i) {
-        const int vc = first + (vc_pointer_ + i) % per;
-        if (credits_[vc] >= need) {
-          chosen = vc;
-          break;
-        }
-      }
-      if (chosen < 0) return;
-      vc_ = chosen;
-      vc_pointer_ = (chosen - first + 1) % per;
-      p.injected_cycle = now;
-    }
-    if (credits_[vc_] <= 0) return;
-    Flit f;
-    f.packet_id = p.packet_id;
-    f.created_cycle = p.created_cycle;
-    f.injected_cycle = p.injected_cycle;
-    f.src = p.src;
-    f.dst = p.dst;
-    f.vc = std::int16_t(vc_);
-    f.packet_flits = p.size_flits;
-    f.cls = p.cls;
-    f.measured = p.measured;
-    f.traced = p.traced;
-    f.head = sent_of_current_ == 0;
-    f.tail = sent_of_current_ + 1 == p.size_flits;
-    --credits_[vc_];
-    if (p.traced) trace_inject(now);  // reads the flit from the members, so nothing stays live for it
-    inject_.send(f, now);
-    if (f.tail) {
-      if (owner_->sink_)
-        group_->sink_events_.push_back({EndpointGroup::SinkEvent::Dequeued, std::int16_t(cur_),
-                                        {p.packet_id, p.src, p.dst, p.size_flits, p.cls, now}});
-      queue_[cur_].pop();
-      sent_of_current_ = 0;
-    } else {
-      ++sent_of_current_;
-    }
-  }
-
-  void receive(const Flit& f, Cycle now) {
-    if (f.dst != id_) throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) +
-                                             " for node " + std::to_string(f.dst) + " ejected at node " +
-                                             std::to_string(id_));
-    if (f.traced) trace_eject(now, f);
-    ++ejected_;
-    ++group_->ejected_flits;
-    const bool in_window = now >= owner_->measure_begin_ && now < owner_->measure_end_;
-    if (in_window) {
-      ++window_ejected_;
-      ++window_flits_on_vc_[std::size_t(f.vc)];
-    }
-    if (!f.tail) return;
-    if (in_window) ++group_->window_ejected_packets;
-    PacketExtension& e = *deliver_ext_;
-    // A VC's flits arrive packet after packet: its count since the last tail is this packet's.
-    e.window_flits = window_flits_on_vc_[std::size_t(f.vc)];
-    window_flits_on_vc_[std::size_t(f.vc)] = 0;
-    e.packet_id = f.packet_id;
-    e.src = f.src;
-    e.dst = f.dst;
-    e.size_flits = f.packet_flits;
-    e.cls = f.cls;
-    e.measured = f.measured;
-    e.created_cycle = f.created_cycle;
-    e.injected_cycle = f.injected_cycle;
-    e.delivered_cycle = now;
-    e.hops = f.hops;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    to_terminal->b_transport(deliver_, delay);
-    if (owner_->sink_)
-      group_->sink_events_.push_back({EndpointGroup::SinkEvent::Sink, f.vc, {e.packet_id, e.src, e.dst, e.size_flits, e.cls, now}});
-    if (owner_->closed_loop_) {  // one group: the source's is this one
-      const NetworkInterface& src = *owner_->nis_[std::size_t(f.src)];
-      owner_->group_of_[std::size_t(f.src)]->resume(src.local_, now);
-    }
-  }
-
-  // Only flits with Flit::traced get here (cold, out of line).
-  [[gnu::cold, gnu::noinline]] void trace_inject(Cycle now) {
-    const PacketExtension& p = queue_[cur_].front();
-    Flit f;
-    f.packet_id = p.packet_id;
-    f.created_cycle = p.created_cycle;
-    f.src = p.src;
-    f.dst = p.dst;
-    f.vc = std::int16_t(vc_);
-    f.packet_flits = p.size_flits;
-    f.head = sent_of_current_ == 0;
-    f.tail = sent_of_current_ + 1 == p.size_flits;
-    f.traced = true;
-    TraceHop hop;
-    hop.out_vc = vc_;
-    hop.link = &inject_;
-    hop.arrives = now + inject_.params().latency_cycles;
-    if (owner_->tracer_) owner_->tracer_->record(TraceEvent::Inject, now, f, basename(), hop);
-  }
-  [[gnu::cold, gnu::noinline]] void trace_eject(Cycle now, const Flit& f) {
-    TraceHop hop;
-    hop.in_vc = f.vc;
-    hop.link = &eject_;
-    hop.arrives = now;
-    if (owner_->tracer_) owner_->tracer_->record(TraceEvent::Eject, now, f, basename(), hop);
-  }
-
-  int id_;
-  EndpointParams params_;
-  Endpoints* owner_;
-  EndpointGroup* group_ = nullptr;
-  int local_ = 0;
-  std::uint64_t next_seq_ = 0;
-  Link inject_, eject_;
-  Ring<PacketExtension> queue_[2];  // unbounded source queues, per message class
-  std::vector<int> credits_;        // router input buffer space per VC
-  int vc_ = 0, vc_pointer_ = 0, cur_ = 0;
-  std::uint64_t sent_of_current_ = 0;
-  std::uint64_t ejected_ = 0, window_ejected_ = 0;
-  std::vector<std::uint16_t> window_flits_on_vc_;  // flits ejected in the window of each VC's current packet
-  tlm::tlm_generic_payload deliver_;
-  PacketExtension* deliver_ext_;  // owned by deliver_
-};
-
 Terminal::Terminal(sc_core::sc_module_name name, int id, PacketObserver* observer)
     : sc_module(name), to_ni("to_ni"), from_ni("from_ni"), id_(id), observer_(observer) {
   from_ni.register_b_transport(this, &Terminal::b_transport);
@@ -245,9 +30,13 @@ void Terminal::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
 
 Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
                      PacketObserver* observer, const Clock& clock, const std::vector<bool>& local)
-    : sc_module(name), workload_(workload), observer_(observer), clock_(clock) {
+    : sc_module(name), clock_(clock) {
   if (!local.empty() && local.size() != std::size_t(nodes))
     throw std::logic_error("endpoints: a local flag for each of the nodes");
+  shared_.nodes = nodes;
+  shared_.workload = workload;
+  shared_.observer = observer;
+  shared_.closed_loop = workload->closed_loop();
   for (int n = 0; n < nodes; ++n) {
     if (!local.empty() && !local[std::size_t(n)]) {
       terminals_.emplace_back();
@@ -255,11 +44,10 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
       continue;
     }
     terminals_.push_back(std::make_unique<Terminal>(("terminal" + std::to_string(n)).c_str(), n, observer));
-    nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), n, p, this));
+    nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), n, p, shared_));
     terminals_[n]->to_ni.bind(nis_[n]->from_terminal);
     nis_[n]->to_terminal.bind(terminals_[n]->from_ni);
   }
-  closed_loop_ = workload_->closed_loop();
 }
 
 // SystemC's port and export registries find an entry by searching from the
@@ -281,7 +69,7 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
     // A process whose share has routers and no node here has no group.
     if (groups[0].empty() && std::any_of(nis_.begin(), nis_.end(), [](auto& ni) { return !ni; })) groups.clear();
   }
-  if (groups.size() > 1 && !workload_->per_node())
+  if (groups.size() > 1 && !shared_.workload->per_node())
     throw std::logic_error("endpoints: groups need a workload whose nodes run apart (per_node)");
   group_of_.assign(nis_.size(), nullptr);
   const bool defer = groups.size() > 1;
@@ -290,12 +78,19 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
       if (nodes[i] < 0 || nodes[i] >= this->nodes() || !has(nodes[i]) || group_of_[nodes[i]] ||
           (i && nodes[i] <= nodes[i - 1]))
         throw std::logic_error("endpoints: groups must list each node once, in increasing order");
-    groups_.push_back(std::make_unique<EndpointGroup>(this, std::move(nodes), defer));
+    std::vector<Terminal*> terminals;
+    std::vector<NetworkInterface*> nis;
+    for (int n : nodes) {
+      terminals.push_back(terminals_[n].get());
+      nis.push_back(nis_[n].get());
+    }
+    groups_.push_back(
+        std::make_unique<EndpointGroup>(shared_, std::move(nodes), std::move(terminals), std::move(nis), defer));
     EndpointGroup* g = groups_.back().get();
     for (std::size_t i = 0; i < g->nodes().size(); ++i) {
       const int n = g->nodes()[i];
       group_of_[n] = g;
-      nis_[n]->join(g, int(i));
+      nis_[n]->join(*g, *g, int(i));
       terminals_[n]->set_observer(g);
     }
   }
@@ -344,13 +139,14 @@ std::uint64_t Endpoints::window_ejected_flits_of(int node) const {
   return ni ? ni->window_ejected() : 0;
 }
 
-EndpointGroup::EndpointGroup(Endpoints* owner, std::vector<int> nodes, bool defer)
-    : owner_(owner), nodes_(std::move(nodes)), defer_(defer) {
+EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<Terminal*> terminals,
+                             std::vector<NetworkInterface*> nis, bool defer)
+    : shared_(shared), nodes_(std::move(nodes)), terminals_(std::move(terminals)), nis_(std::move(nis)), defer_(defer) {
   is_active_.assign(nodes_.size(), 0);
   creations_.reserve(nodes_.size());
   active_.reserve(nodes_.size());
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    const Cycle first = owner_->workload_->next_creation(nodes_[i], 0);
+    const Cycle first = shared_.workload->next_creation(nodes_[i], 0);
     if (first != kNever) creations_.push_back({first, int(i)});
   }
   std::make_heap(creations_.begin(), creations_.end(), std::greater<>());
@@ -363,24 +159,24 @@ EndpointGroup::EndpointGroup(Endpoints* owner, std::vector<int> nodes, bool defe
 
 void EndpointGroup::on_created(const PacketExtension& p) {
   if (defer_) events_.push_back({Event::Created, p});
-  else owner_->observer_->on_created(p);
+  else shared_.observer->on_created(p);
 }
 
 void EndpointGroup::on_delivered(const PacketExtension& p) {
   if (defer_) events_.push_back({Event::Delivered, p});
-  else owner_->observer_->on_delivered(p);
+  else shared_.observer->on_delivered(p);
 }
 
 void EndpointGroup::end_block() {
   for (const Event& e : events_) {
-    if (e.kind == Event::Created) owner_->observer_->on_created(e.packet);
-    else owner_->observer_->on_delivered(e.packet);
+    if (e.kind == Event::Created) shared_.observer->on_created(e.packet);
+    else shared_.observer->on_delivered(e.packet);
   }
   events_.clear();
   // The observer only counts: its calls and the sink's may come in any order.
   for (const SinkEvent& e : sink_events_) {
-    if (e.kind == SinkEvent::Sink) owner_->sink_->delivered(e.packet, e.arg);
-    else owner_->sink_->dequeued(e.packet.src, e.arg);
+    if (e.kind == SinkEvent::Sink) shared_.sink->delivered(e.packet, e.arg);
+    else shared_.sink->dequeued(e.packet.src, e.arg);
   }
   sink_events_.clear();
 }
@@ -409,7 +205,7 @@ void EndpointGroup::run_releases(Cycle now) {
   release_min_ = kNever;
   for (const Release& r : releases_) {
     if (r.at <= now) {
-      owner_->nis_[nodes_[r.local]]->release(r.vc, r.flits, now);
+      nis_[r.local]->release(r.vc, r.flits, now);
     } else {
       releases_[kept++] = r;
       release_min_ = std::min(release_min_, r.at);
@@ -444,9 +240,9 @@ void EndpointGroup::activate(int local) {
 
 void EndpointGroup::create_packet(int local, Cycle now) {
   const int node = nodes_[local];
-  const PacketSpec spec = owner_->workload_->make_packet(node, now);
-  create(local, now, spec, owner_->nis_[node]->next_packet_id());
-  const Cycle next = owner_->workload_->next_creation(node, now + 1);
+  const PacketSpec spec = shared_.workload->make_packet(node, now);
+  create(local, now, spec, nis_[local]->next_packet_id());
+  const Cycle next = shared_.workload->next_creation(node, now + 1);
   if (next != kNever) {
     creations_.push_back({next, local});
     std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
@@ -463,48 +259,47 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   e.size_flits = std::uint16_t(spec.size_flits);
   e.cls = std::uint8_t(spec.cls);
   e.created_cycle = now;
-  e.measured = now >= owner_->measure_begin_ && now < owner_->measure_end_;
-  if (owner_->tracer_) trace_create(node, now);
+  e.measured = shared_.in_window(now);
+  if (shared_.tracer) trace_create(local, now);
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
   on_created(e);
-  owner_->terminals_[node]->send(trans_);
+  terminals_[local]->send(trans_);
   activate(local);
 }
 
 // Marks the packet in ext_ for tracing if the tracer wants it.
-void EndpointGroup::trace_create(int node, Cycle now) {
+void EndpointGroup::trace_create(int local, Cycle now) {
   PacketExtension& e = *ext_;
-  if (!owner_->tracer_->wants(e.packet_id)) return;
+  if (!shared_.tracer->wants(e.packet_id)) return;
   e.traced = true;
-  Flit f;
-  f.packet_id = e.packet_id;
-  f.created_cycle = now;
-  f.src = node;
-  f.dst = e.dst;
-  f.packet_flits = e.size_flits;
-  f.cls = e.cls;
-  f.head = true;
-  f.tail = e.size_flits == 1;
-  f.traced = true;
-  owner_->tracer_->record(TraceEvent::Create, now, f, owner_->nis_[node]->basename(), TraceHop{});
+  shared_.tracer->record(TraceEvent::Create, now, packet_flit(e, -1, true, e.size_flits == 1), nis_[local]->basename(),
+                         TraceHop{});
+}
+
+// A closed loop has one group, of every node: the source is one of ours.
+void EndpointGroup::source_delivered(int src, Cycle now) {
+  const auto it = std::lower_bound(nodes_.begin(), nodes_.end(), src);
+  if (it == nodes_.end() || *it != src)
+    throw std::logic_error("endpoints: a closed-loop delivery for node " + std::to_string(src) +
+                           ", which is not in the group");
+  resume(int(it - nodes_.begin()), now);
 }
 
 // A closed-loop source that was waiting for a delivery gets its next
 // creation back on the heap (deliveries come before creations in a tick).
 void EndpointGroup::resume(int local, Cycle now) {
   const int node = nodes_[local];
-  if (!owner_->workload_->on_delivered(node, now)) return;
-  const Cycle next = owner_->workload_->next_creation(node, now + 1);
+  if (!shared_.workload->on_delivered(node, now)) return;
+  const Cycle next = shared_.workload->next_creation(node, now + 1);
   if (next == kNever) return;
   creations_.push_back({next, local});
   std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
 }
 
 void EndpointGroup::tick(Cycle now) {
-  auto& nis = owner_->nis_;
-  pending_credits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_credits(now); });
-  pending_flits_.visit_due(now, [&](int i) { return nis[nodes_[i]]->take_flits(now); });
+  pending_credits_.visit_due(now, [&](int i) { return nis_[i]->take_credits(now); });
+  pending_flits_.visit_due(now, [&](int i) { return nis_[i]->take_flits(now); });
   if (release_min_ <= now) run_releases(now);
   if (!due_.empty()) run_actions(now);
   // Creations in (cycle, node) order, whatever the heap's layout.
@@ -516,7 +311,7 @@ void EndpointGroup::tick(Cycle now) {
   }
   std::size_t kept = 0;
   for (int local : active_) {
-    NetworkInterface& ni = *nis[nodes_[local]];
+    NetworkInterface& ni = *nis_[local];
     ni.inject_if_possible(now);
     if (ni.busy()) active_[kept++] = local;
     else is_active_[local] = 0;

@@ -29,35 +29,14 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "clock.hpp"
-#include "ring.hpp"
 #include "kernel.hpp"
 #include "link.hpp"
+#include "network_interface.hpp"
+#include "packet.hpp"
 #include "packet_tracer.hpp"
+#include "ring.hpp"
 
 namespace nwn {
-
-struct PacketExtension : tlm::tlm_extension<PacketExtension> {
-  std::uint64_t packet_id = 0;
-  std::int32_t src = -1, dst = -1;
-  std::uint16_t size_flits = 1;
-  std::uint8_t cls = 0;
-  bool measured = false;
-  bool traced = false;
-  Cycle created_cycle = 0, injected_cycle = 0, delivered_cycle = 0;
-  std::uint32_t hops = 0;  // crossbar traversals of the head flit
-  std::uint16_t window_flits = 0;  // delivered: how many of its flits were ejected in the measurement window
-
-  tlm::tlm_extension_base* clone() const override { return new PacketExtension(*this); }
-  void copy_from(const tlm::tlm_extension_base& other) override {
-    *this = static_cast<const PacketExtension&>(other);
-  }
-};
-
-struct PacketSpec {
-  int dst = -1;
-  int size_flits = 1;
-  int cls = 0;
-};
 
 // What terminals send: the open-loop, batch or trace workload, owned by sim/.
 class Workload {
@@ -94,35 +73,9 @@ class PacketObserver {
   virtual void on_delivered(const PacketExtension& p) = 0;
 };
 
-struct EndpointParams {
-  int vcs = 4;
-  int router_buffer_depth_flits = 16;  // depth per VC of the router input buffer
-  bool wormhole = false;
-  // Message classes (requests 0, responses 1 of an embedding in
-  // request/response mode): class c injects on VCs [c*vcs/n, (c+1)*vcs/n)
-  // and has a source queue of its own; 1: every packet on every VC.
-  int message_classes = 1;
-  // Flits per VC the NI buffers for its outside target before it returns
-  // credits (sim/embed.hpp); 0: ejection always accepts (standalone runs).
-  int eject_buffer_flits = 0;
-  LinkParams inject_link;  // NI -> router
-  LinkParams eject_link;   // router -> NI
-};
-
-class NetworkInterface;
-
 // What an embedding (sim/embed.hpp) hears from the endpoints. Calls come
 // after each kernel block (EndpointGroup::end_block), on the SystemC thread,
 // group by group, each group's in the order things happened.
-// What the sink hears of an outside packet.
-struct ExternalPacket {
-  std::uint64_t packet_id = 0;
-  std::int32_t src = -1, dst = -1;
-  std::uint16_t size_flits = 1;
-  std::uint8_t cls = 0;
-  Cycle at = 0;  // the cycle it was delivered (or left its source queue)
-};
-
 class ExternalSink {
  public:
   virtual ~ExternalSink() = default;
@@ -149,16 +102,16 @@ class Terminal : public sc_core::sc_module {
   PacketObserver* observer_;
 };
 
-class Endpoints;
-
 // The nodes of one kernel component: their packet creations, injections and
 // ejections. With more than one group, the observer's calls wait in the
 // group until the end of the kernel's block (end_block), where the groups
 // pass them on one after another: the observer is never called from two
 // threads at once, and always in the same order.
-class EndpointGroup final : public Clocked, public PacketObserver {
+class EndpointGroup final : public Clocked, public PacketObserver, public InterfaceGroup {
  public:
-  EndpointGroup(Endpoints* owner, std::vector<int> nodes, bool defer);
+  // `nodes` in increasing order, with their terminals and interfaces.
+  EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<Terminal*> terminals,
+                std::vector<NetworkInterface*> nis, bool defer);
 
   const std::vector<int>& nodes() const { return nodes_; }
 
@@ -182,20 +135,22 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   void on_created(const PacketExtension& p) override;
   void on_delivered(const PacketExtension& p) override;
 
-  // A closed-loop node that may create again (one group only).
-  void resume(int local, Cycle now);
+  // InterfaceGroup: a closed-loop source that may create again (one group only).
+  void source_delivered(int src, Cycle now) override;
   // From outside the kernel (Endpoints::inject_external, release_ejection).
   void schedule(Cycle at, int local, const PacketSpec& spec, std::uint64_t id);
   void schedule_release(Cycle at, int local, int vc, int flits);
 
-  std::uint64_t created_flits = 0, ejected_flits = 0, window_created_flits = 0, window_ejected_packets = 0;
+  std::uint64_t created_flits = 0, window_created_flits = 0;
 
  private:
   void create_packet(int local, Cycle now);
   void create(int local, Cycle now, const PacketSpec& spec, std::uint64_t id);
+  void resume(int local, Cycle now);
   void run_actions(Cycle now);
+  void run_releases(Cycle now);
   void activate(int local);
-  [[gnu::cold, gnu::noinline]] void trace_create(int node, Cycle now);
+  [[gnu::cold, gnu::noinline]] void trace_create(int local, Cycle now);
 
   struct Creation {
     Cycle at;
@@ -205,11 +160,6 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   struct Event {  // for the observer (deferred with several groups)
     enum Kind : std::uint8_t { Created, Delivered } kind;
     PacketExtension packet;
-  };
-  struct SinkEvent {  // for the ExternalSink (always deferred: TLM calls)
-    enum Kind : std::uint8_t { Sink, Dequeued } kind;
-    std::int16_t arg;  // Sink: the ejection VC; Dequeued: the class
-    ExternalPacket packet;
   };
   // An outside packet to create at a cycle.
   struct Action {
@@ -226,9 +176,16 @@ class EndpointGroup final : public Clocked, public PacketObserver {
     int local;
     bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
+  // Ejection credits to return (few, mostly due next cycle: a list, in call order).
+  struct Release {
+    Cycle at;
+    int local, vc, flits;
+  };
 
-  Endpoints* owner_;
+  const EndpointShared& shared_;
   std::vector<int> nodes_;
+  std::vector<Terminal*> terminals_;       // per local node
+  std::vector<NetworkInterface*> nis_;     // per local node
   std::vector<Creation> creations_;  // min-heap on (cycle, node): the next packet of every node
   PendingInputs pending_flits_, pending_credits_;  // per node: eject flits, inject credits
   std::vector<int> active_;                        // nodes whose source queue holds packets
@@ -236,23 +193,15 @@ class EndpointGroup final : public Clocked, public PacketObserver {
   tlm::tlm_generic_payload trans_;  // reused for every packet: no allocation
   PacketExtension* ext_;            // owned by trans_
   bool defer_;
-  std::vector<Event> events_;           // observer calls waiting for end_block (defer_)
-  std::vector<SinkEvent> sink_events_;  // external events waiting for end_block
+  std::vector<Event> events_;  // observer calls waiting for end_block (defer_)
   // Outside packets to create: per node in (cycle, call order), since one
   // initiator's calls mostly come in time order; and a min-heap of the
   // queues' first actions, so the group creates them in (cycle, call order).
   std::vector<Ring<Action>> actions_;
   std::vector<Due> due_;
-  // Ejection credits to return (few, mostly due next cycle: a list, in call order).
-  struct Release {
-    Cycle at;
-    int local, vc, flits;
-  };
   std::vector<Release> releases_;
   Cycle release_min_ = kNever;
-  void run_releases(Cycle now);
   std::uint64_t action_seq_ = 0;
-  friend class NetworkInterface;
 };
 
 class Endpoints : public sc_core::sc_module {
@@ -276,13 +225,16 @@ class Endpoints : public sc_core::sc_module {
   const std::vector<std::unique_ptr<EndpointGroup>>& groups() const { return groups_; }
 
   // Packets created in [begin, end) are marked for measurement.
-  void set_measure_window(Cycle begin, Cycle end) { measure_begin_ = begin; measure_end_ = end; }
+  void set_measure_window(Cycle begin, Cycle end) {
+    shared_.measure_begin = begin;
+    shared_.measure_end = end;
+  }
   // Debug tracing of the packets `tracer` wants (nullptr: off).
-  void set_tracer(PacketTracer* tracer) { tracer_ = tracer; }
+  void set_tracer(PacketTracer* tracer) { shared_.tracer = tracer; }
 
   // Packets from outside (sim/embed.hpp), before the simulation starts:
   // deliveries then wait for release_ejection, and the sink hears of them.
-  void set_external(ExternalSink* sink) { sink_ = sink; }
+  void set_external(ExternalSink* sink) { shared_.sink = sink; }
   // Between kernel blocks, on the SystemC thread: node creates a packet at
   // cycle `at` (not before the next cycle the kernel runs). Returns its id.
   std::uint64_t inject_external(int node, const PacketSpec& spec, Cycle at);
@@ -306,19 +258,12 @@ class Endpoints : public sc_core::sc_module {
     return n;
   }
 
+  EndpointShared shared_;  // before nis_: every interface holds a reference to it
   std::vector<std::unique_ptr<Terminal>> terminals_;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
   std::vector<std::unique_ptr<EndpointGroup>> groups_;
   std::vector<EndpointGroup*> group_of_;  // per node
-  Workload* workload_;
-  PacketObserver* observer_;
   Clock clock_;
-  Cycle measure_begin_ = kNever, measure_end_ = kNever;
-  bool closed_loop_ = false;
-  PacketTracer* tracer_ = nullptr;
-  ExternalSink* sink_ = nullptr;
-  friend class NetworkInterface;
-  friend class EndpointGroup;
 };
 
 }  // namespace nwn

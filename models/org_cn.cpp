@@ -27,7 +27,7 @@ Organization make_cn(const OrganizationParams& p) {
   xbar.va_cycles = p.va_cycles;
   xbar.sa_cycles = p.sa_cycles;
   // The paper pipelines cn's crossbar to hc's zero-load latency (§5.1).
-  xbar.st_cycles = p.st_cycles + p.cn_crossbar_stages;
+  xbar.st_cycles = p.st_cycles + organization_key(p, "router.cn_crossbar_stages");
   xbar.port_buffers = true;
   xbar.input_speedup = p.input_speedup;
   // A packet never leaves by the port it came in on.
@@ -43,7 +43,10 @@ Organization make_cn(const OrganizationParams& p) {
   return org;
 }
 
-OrganizationRegistration reg_cn("cn", make_cn);
+OrganizationRegistration reg_cn("cn", make_cn,
+                              {{"router.cn_crossbar_stages", ValueType::Int, "0", 0, 1000, nullptr, "cycles",
+                                "extra pipeline stages of the cn crossbar (compare sets cn's zero-load latency to "
+                                "hc's, as the paper)"}});
 
 }  // namespace
 }  // namespace nwn

@@ -69,7 +69,8 @@ FcShape parse(const OrganizationParams& p) {
   const std::string grammar = f.bb ? "bb or bb-isuS (S input speedup on the bottoms)"
                                    : "fc, fcM or fcM-isuS (M top subswitches, S input speedup on the bottoms), "
                                      "e.g. fc6-isu2";
-  f.r = p.subswitch_radix > 0 ? p.subswitch_radix : default_r(f.k);
+  const int subswitch_radix = organization_key(p, "router.subswitch_radix");
+  f.r = subswitch_radix > 0 ? subswitch_radix : default_r(f.k);
   if (f.r < 2 || f.k % f.r != 0)
     throw std::invalid_argument(fail + "subswitch radix r = " + std::to_string(f.r) +
                                 " (router.subswitch_radix; allowed: 0 for the divisor of k nearest 2 sqrt(k), or a "
@@ -226,7 +227,10 @@ Organization make_fc(const OrganizationParams& prm) {
   return org;
 }
 
-OrganizationRegistration reg_fc("fc", make_fc);
+// bb (registered with the same factory) reads the same key.
+OrganizationRegistration reg_fc("fc", make_fc,
+                                {{"router.subswitch_radix", ValueType::Int, "0", 0, 4096, nullptr, "ports",
+                                  "fc, bb: top subswitch radix r (0: the divisor of k nearest 2 sqrt(k))"}});
 OrganizationRegistration reg_bb("bb", make_fc);
 
 }  // namespace

@@ -46,7 +46,8 @@ class HcRouting final : public InternalRouting {
 Organization make_hc(const OrganizationParams& prm) {
   if (prm.name != "hc") throw std::invalid_argument("organization '" + prm.name + "': malformed name; allowed: hc");
   const int k = prm.radix;
-  const int p = prm.subswitch_radix > 0 ? prm.subswitch_radix : default_p(k);
+  const int subswitch_radix = organization_key(prm, "router.subswitch_radix");
+  const int p = subswitch_radix > 0 ? subswitch_radix : default_p(k);
   if (p <= 1 || k % p != 0)
     throw std::invalid_argument("organization hc at radix " + std::to_string(k) + ": subswitch radix p = " +
                                 std::to_string(p) + " (router.subswitch_radix; allowed: a divisor of " +
@@ -90,7 +91,9 @@ Organization make_hc(const OrganizationParams& prm) {
   return org;
 }
 
-OrganizationRegistration reg_hc("hc", make_hc);
+OrganizationRegistration reg_hc("hc", make_hc,
+                              {{"router.subswitch_radix", ValueType::Int, "0", 0, 4096, nullptr, "ports",
+                                "hc: subswitch radix p (0: sqrt(k))"}});
 
 }  // namespace
 }  // namespace nwn

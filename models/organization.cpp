@@ -6,9 +6,41 @@
 
 namespace nwn {
 
+// What every organization of several subswitches reads (make_subswitch).
+ConfigKeyRegistration reg_subswitch_keys(std::string(kOrganizationKeyOwner) + "(subswitches)",
+                                         {{"router.subswitch_vc_depth_flits", ValueType::Int, "16", 1, 65536, nullptr,
+                                           "flits", "subswitch buffer depth per VC (multi-subswitch organizations)"}});
+
 Registry<OrganizationFactory>& organization_registry() {
   static Registry<OrganizationFactory> registry("organization");
   return registry;
+}
+
+namespace {
+
+const KeySpec* find_organization_key(const std::string& key) {
+  for (const KeySpec* k : organization_keys())
+    if (k->key == key) return k;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<const KeySpec*> organization_keys() {
+  std::vector<const KeySpec*> out;
+  for (auto& [owner, keys] : config_key_registry())
+    if (owner.rfind(kOrganizationKeyOwner, 0) == 0)
+      for (const KeySpec& k : keys)
+        if (std::none_of(out.begin(), out.end(), [&](const KeySpec* o) { return o->key == k.key; })) out.push_back(&k);
+  std::sort(out.begin(), out.end(), [](const KeySpec* a, const KeySpec* b) { return a->key < b->key; });
+  return out;
+}
+
+int organization_key(const OrganizationParams& p, const std::string& key) {
+  if (auto it = p.keys.find(key); it != p.keys.end()) return int(it->second);
+  const KeySpec* k = find_organization_key(key);
+  if (!k || k->type != ValueType::Int) throw std::logic_error("organization key " + key + ": no organization declares it");
+  return std::stoi(k->default_value);
 }
 
 Organization make_organization(const OrganizationParams& p) {
@@ -16,10 +48,14 @@ Organization make_organization(const OrganizationParams& p) {
     throw std::invalid_argument("organization '" + p.name + "': radix " + std::to_string(p.radix) +
                                 " (allowed: 2 to " + std::to_string(kMaxRadix) +
                                 "; a k x k crossbar's connect matrix and allocators grow as k^2)");
-  if (p.subswitch_radix < 0)
-    throw std::invalid_argument("organization '" + p.name + "': subswitch radix " + std::to_string(p.subswitch_radix) +
-                                " (allowed: 0 for the paper's choice, or a divisor of the radix " +
-                                std::to_string(p.radix) + ")");
+  for (auto& [key, value] : p.keys) {  // the config checks them too; this is for programs that build one
+    const KeySpec* k = find_organization_key(key);
+    if (!k) throw std::logic_error("organization '" + p.name + "': no organization declares the key " + key);
+    if (double(value) < k->min || double(value) > k->max)
+      throw std::invalid_argument("organization '" + p.name + "': " + key + " = " + std::to_string(value) +
+                                  " (allowed: " + std::to_string(std::int64_t(k->min)) + " to " +
+                                  std::to_string(std::int64_t(k->max)) + ")");
+  }
   const OrganizationFactory* best = nullptr;
   std::size_t best_len = 0;
   for (auto& [prefix, f] : organization_registry()) {
@@ -131,7 +167,7 @@ SubswitchSpec make_subswitch(const OrganizationParams& p, std::string name, int 
   s.inputs = inputs;
   s.outputs = outputs;
   s.port_buffers = port_buffers;
-  s.vc_depth_flits = port_buffers ? p.port_buffer_depth_flits : p.subswitch_buffer_depth_flits;
+  s.vc_depth_flits = port_buffers ? p.port_buffer_depth_flits : organization_key(p, "router.subswitch_vc_depth_flits");
   s.rc_cycles = p.rc_cycles;
   s.va_cycles = p.va_cycles;
   s.sa_cycles = p.sa_cycles;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../base/config_key.hpp"
 #include "../base/registry.hpp"
 #include "flit.hpp"
 #include "routing.hpp"
@@ -114,24 +115,28 @@ class InternalRouting {
   virtual RouteDecision route(int subswitch, int in_port, Flit& head) = 0;
 };
 
-// Parameters common to all organizations.
+// Parameters common to all organizations, and the values of the keys
+// organizations declare themselves (OrganizationRegistration).
 struct OrganizationParams {
   std::string name = "cn";  // as in the paper: cn, hc, fc, fc6-isu2, ...
   int radix = 64;
   int vcs = 4;
-  int port_buffer_depth_flits = 16;      // router input-port buffers, per VC
-  int subswitch_buffer_depth_flits = 16;  // internal subswitch buffers, per VC
-  int input_speedup = 1;                  // crossbar inputs per input port (where the organization allows)
+  int port_buffer_depth_flits = 16;  // router input-port buffers, per VC
+  int input_speedup = 1;             // crossbar inputs per input port (where the organization allows)
   // fcM-isuS and bb-isuS: each router port of a bottom is S crossbar ports
   // on both sides (true, Table II's figures) or S crossbar rows per bottom
   // input, outputs single (false). router.isu_reading.
   bool isu_ports = true;
-  int cn_crossbar_stages = 0;             // extra pipeline stages of the canonical crossbar
-  int subswitch_radix = 0;                // p (hc) or r (fc, bb); 0 = the paper's choice for the radix
-  double channel_pitch_um = 25.6;         // 64 wires at 0.4 um: sets wire lengths from the floorplan
+  // Declared keys (integers) by name, e.g. "router.subswitch_radix"; a key
+  // not here has its declared default.
+  std::map<std::string, std::int64_t> keys;
+  double channel_pitch_um = 25.6;    // 64 wires at 0.4 um: sets wire lengths from the floorplan
   std::uint64_t seed = 1;                 // internal routing randomness (per router)
   int rc_cycles = 1, va_cycles = 1, sa_cycles = 1, st_cycles = 1;
 };
+
+// The value of a key an organization declares (std::logic_error if none does).
+int organization_key(const OrganizationParams& p, const std::string& key);
 
 struct Organization {
   SwitchDescription description;
@@ -155,11 +160,20 @@ Registry<OrganizationFactory>& organization_registry();  // kind "organization"
 Organization make_organization(const OrganizationParams& p);
 std::vector<std::string> organization_names();
 
+// The owner of keys organizations declare in config_key_registry() starts so.
+constexpr const char* kOrganizationKeyOwner = "organization ";
+
+// An organization registers its factory under its name prefix and declares
+// the config keys it reads beyond the common ones (integers; owner
+// "organization <prefix>").
 struct OrganizationRegistration {
-  OrganizationRegistration(const std::string& prefix, OrganizationFactory f) {
+  OrganizationRegistration(const std::string& prefix, OrganizationFactory f, std::vector<KeySpec> keys = {}) {
     organization_registry().add(prefix, std::move(f));
+    if (!keys.empty()) config_key_registry().add(kOrganizationKeyOwner + prefix, std::move(keys));
   }
 };
+// Every key organizations declare (what organization_params reads), sorted.
+std::vector<const KeySpec*> organization_keys();
 
 // Checks that every subswitch port is attached exactly once; throws otherwise.
 void validate(const SwitchDescription& d);

@@ -35,10 +35,7 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     sp.outputs = spec.outputs;
     sp.vcs = p.vcs;
     sp.vc_depth_flits = spec.vc_depth_flits;
-    sp.wormhole = p.wormhole;
-    sp.switch_allocator = p.switch_allocator;
-    sp.vc_allocator = p.vc_allocator;
-    sp.allocator_iterations = p.allocator_iterations;
+    sp.policy = p.policy;
     sp.rtl_allocators = p.rtl_allocators && (p.rtl_router < 0 || p.rtl_router == id);
     sp.rtl_switch_options = p.rtl;
     sp.rtl_switch_options.period_ps = std::int64_t(clock.period.to_seconds() * 1e12 + 0.5);
@@ -50,9 +47,6 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     sp.st_cycles = spec.st_cycles;
     sp.inner_rc_cycles = spec.inner_rc_cycles;
     sp.inner_va_cycles = spec.inner_va_cycles;
-    sp.next_head_delay_cycles = p.next_head_delay_cycles;
-    sp.hold_switch_for_packet = p.hold_switch_for_packet;
-    sp.va_requires_credit = p.va_requires_credit;
     sp.router_input = external[s];
     sp.copy_of = spec.copy_of;
     subswitches_.push_back(std::make_unique<Subswitch>(std::string(basename()) + "." + spec.name, int(s), sp, this));

@@ -22,13 +22,7 @@ namespace nwn {
 struct RouterParams {
   OrganizationParams org;
   int vcs = 4;
-  bool wormhole = false;
-  std::string switch_allocator = "islip";
-  std::string vc_allocator = "islip";
-  int allocator_iterations = 1;
-  int next_head_delay_cycles = 0;  // SubswitchParams::next_head_delay_cycles
-  bool hold_switch_for_packet = false;  // SubswitchParams::hold_switch_for_packet
-  bool va_requires_credit = true;       // SubswitchParams::va_requires_credit
+  SwitchPolicy policy;  // every subswitch's
   // The Verilated RTL in place of the C++ allocators (tb/rtl_allocator.hpp):
   // in every router (rtl_router < 0) or in router rtl_router only. The
   // switch allocator of that router's first subswitch is traced when

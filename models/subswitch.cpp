@@ -52,21 +52,21 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   next_request_.assign(requests_.size(), -1);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
-  if (p.hold_switch_for_packet) {
+  if (p.policy.hold_switch_for_packet) {
     row_hold_vc_.assign(row_busy_until_.size(), -1);
     out_held_by_.assign(std::size_t(p.outputs), -1);
     held_sends_.reserve(row_hold_vc_.size());
   }
-  const AllocatorParams vc{p.inputs * p.vcs, p.outputs * p.vcs, p.allocator_iterations};
-  const AllocatorParams sw{p.inputs * p.input_speedup, p.outputs, p.allocator_iterations};
+  const AllocatorParams vc{p.inputs * p.vcs, p.outputs * p.vcs, p.policy.allocator_iterations};
+  const AllocatorParams sw{p.inputs * p.input_speedup, p.outputs, p.policy.allocator_iterations};
   if (p.rtl_allocators) {
     RtlOptions vc_options = p.rtl_switch_options;
     vc_options.trace_path.clear();
-    vc_alloc_ = make_rtl_allocator(p.vc_allocator, vc, vc_options);
-    sw_alloc_ = make_rtl_allocator(p.switch_allocator, sw, p.rtl_switch_options);
+    vc_alloc_ = make_rtl_allocator(p.policy.vc_allocator, vc, vc_options);
+    sw_alloc_ = make_rtl_allocator(p.policy.switch_allocator, sw, p.rtl_switch_options);
   } else {
-    vc_alloc_ = make_allocator(p.vc_allocator, vc);
-    sw_alloc_ = make_allocator(p.switch_allocator, sw);
+    vc_alloc_ = make_allocator(p.policy.vc_allocator, vc);
+    sw_alloc_ = make_allocator(p.policy.switch_allocator, sw);
   }
 }
 
@@ -190,7 +190,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     }
     if (v.state != VcState::VcAlloc || v.ready > now) return;
     const OutputPort& o = out_[v.out_port];
-    const int need = !params_.va_requires_credit ? 0 : params_.wormhole ? 1 : v.q.front().packet_flits;
+    const int need = !params_.policy.va_requires_credit ? 0 : params_.policy.wormhole ? 1 : v.q.front().packet_flits;
     std::uint64_t mask = 0;
     for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov)
       if (!o.owned(ov) && (!o.track_credits || o.credits[ov] >= need)) mask |= std::uint64_t{1} << ov;
@@ -252,7 +252,7 @@ void Subswitch::allocate_switch(Cycle now) {
   const int S = params_.input_speedup;
   int n = 0;  // (crossbar row, output) requests of this cycle
   bool one_row = true;
-  const bool hold = params_.hold_switch_for_packet;
+  const bool hold = params_.policy.hold_switch_for_packet;
   held_sends_.clear();
   for_each_occupied_vc(true, [&](int idx) {
     const int p = idx / V, vc = idx % V;
@@ -342,7 +342,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   ++activity_.buffer_reads;
   ++activity_.crossbar_flits;
   in_[port].link->send_credit(vc, now);
-  if (params_.hold_switch_for_packet) {
+  if (params_.policy.hold_switch_for_packet) {
     const int row = port * params_.input_speedup + vc % params_.input_speedup;
     if (f.tail || v.q.empty()) {
       release_hold(row, v.out_port);
@@ -360,7 +360,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
     o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
     v.out_port = v.out_vc = -1;
     bits::reset(active_.data(), port * params_.vcs + vc);
-    start_packet_if_any(v, now + params_.next_head_delay_cycles + rc_cycles(port));
+    start_packet_if_any(v, now + params_.policy.next_head_delay_cycles + rc_cycles(port));
   }
 }
 

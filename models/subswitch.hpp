@@ -26,12 +26,37 @@
 
 namespace nwn {
 
+// How a switch moves packets: flow control and allocation, the same for
+// every subswitch of a router (RouterParams holds it, the router copies it
+// into each subswitch's SubswitchParams).
+struct SwitchPolicy {
+  bool wormhole = false;  // false: virtual cut-through
+  std::string switch_allocator = "islip";
+  std::string vc_allocator = "islip";
+  int allocator_iterations = 1;
+  // Cycles between a tail leaving a VC and the route computation of the head
+  // behind it: 0 computes the route in the tail's cycle; BookSim's iq router
+  // starts it in the next cycle (1).
+  int next_head_delay_cycles = 0;
+  // Packet-level switch holding (BookSim's hold_switch_for_packet): a
+  // crossbar row and output that pass a head stay with its packet until
+  // the tail, while the VC has a flit and a credit each cycle; otherwise
+  // every flit is allocated on its own.
+  bool hold_switch_for_packet = false;
+  // VC allocation grants only an output VC with credits for the packet
+  // (VCT) or for one flit (wormhole). false: any free output VC, whatever
+  // its credits, as BookSim's iq router (vc_busy_when_full = 0): the head
+  // then holds that VC and waits in switch allocation for a credit, and a
+  // VCT packet may no longer fit whole downstream when it is granted.
+  bool va_requires_credit = true;
+};
+
 struct SubswitchParams {
   int inputs = 2;
   int outputs = 2;
   int vcs = 4;
   int vc_depth_flits = 16;
-  bool wormhole = false;  // false: virtual cut-through
+  SwitchPolicy policy;
   int input_speedup = 1;  // crossbar inputs per buffered input port
   int rc_cycles = 1;
   int va_cycles = 1;
@@ -49,24 +74,6 @@ struct SubswitchParams {
   std::vector<int> copy_of;
   int inner_rc_cycles = 0;
   int inner_va_cycles = 0;
-  // Cycles between a tail leaving a VC and the route computation of the head
-  // behind it: 0 computes the route in the tail's cycle; BookSim's iq router
-  // starts it in the next cycle (1).
-  int next_head_delay_cycles = 0;
-  // Packet-level switch holding (BookSim's hold_switch_for_packet): a
-  // crossbar row and output that pass a head stay with its packet until
-  // the tail, while the VC has a flit and a credit each cycle; otherwise
-  // every flit is allocated on its own.
-  bool hold_switch_for_packet = false;
-  // VC allocation grants only an output VC with credits for the packet
-  // (VCT) or for one flit (wormhole). false: any free output VC, whatever
-  // its credits, as BookSim's iq router (vc_busy_when_full = 0): the head
-  // then holds that VC and waits in switch allocation for a credit, and a
-  // VCT packet may no longer fit whole downstream when it is granted.
-  bool va_requires_credit = true;
-  std::string switch_allocator = "islip";
-  std::string vc_allocator = "islip";
-  int allocator_iterations = 1;
   bool rtl_allocators = false;   // Verilated RTL allocators (make_rtl_allocator)
   RtlOptions rtl_switch_options;  // for the switch allocator (tracing)
 };

@@ -132,15 +132,9 @@ std::vector<KeySpec> base_schema() {
       {"router.org", V::String, "cn", 0, 0, organization_names, "",
        "switch organization (names as in the paper): cn, hc, fc, fcM, fcM-isuS, bb, bb-isuS, trv, trm, hxv, hxm, hx05, "
        "hx10; M, S and the radix each needs: docs/ORGANIZATIONS.md"},
-      {"router.subswitch_radix", V::Int, "0", 0, 4096, nullptr, "ports",
-       "hc: subswitch radix p; fc, bb: top subswitch radix r (0: p = sqrt(k), r = 2 sqrt(k))"},
-      {"router.cn_crossbar_stages", V::Int, "0", 0, 1000, nullptr, "cycles",
-       "extra pipeline stages of the cn crossbar (compare sets cn's zero-load latency to hc's, as the paper)"},
       {"router.radix", V::Int, "64", 2, 4096, nullptr, "ports", "router radix k"},
       {"router.vcs", V::Int, "4", 1, 64, nullptr, "VCs", "virtual channels per buffered port"},
       {"router.vc_depth_flits", V::Int, "16", 1, 65536, nullptr, "flits", "input-port buffer depth per VC"},
-      {"router.subswitch_vc_depth_flits", V::Int, "16", 1, 65536, nullptr, "flits",
-       "subswitch buffer depth per VC (multi-subswitch organizations)"},
       {"router.flow_control", V::String, "vct", 0, 0, fixed({"vct", "wormhole"}), "",
        "vct: a packet takes a downstream VC only when all of it fits; wormhole: when the VC is free"},
       {"router.switch_allocator", V::String, "islip", 0, 0, allocator_names, "", "switch allocation algorithm"},
@@ -206,15 +200,36 @@ std::vector<KeySpec> base_schema() {
   };
 }
 
+std::string section_of(const std::string& key) { return key.substr(0, key.rfind('.')); }
+
+// A key a second owner declares: the same key but for its meaning, which
+// joins the first's.
+void merge_key(KeySpec& have, const KeySpec& k, const std::string& owner) {
+  if (k.type != have.type || k.default_value != have.default_value || k.min != have.min || k.max != have.max ||
+      k.unit != have.unit || bool(k.choices) != bool(have.choices))
+    throw std::logic_error("config keys of " + owner + ": " + k.key +
+                           " is declared elsewhere with another type, default, range or unit");
+  have.doc += "; " + k.doc;
+}
+
 // The base keys, then the keys components declare (the graph topologies'
-// network.<topology>.<param>, each in its generator's file).
+// network.<topology>.<param>, each in its generator's file; the
+// organizations' router.* keys, each in its organization's file), each after
+// the last key of its section so that a section stays one TOML table.
 std::vector<KeySpec> build_schema() {
   std::vector<KeySpec> keys = base_schema();
   for (auto& [owner, owned] : config_key_registry())
     for (const KeySpec& k : owned) {
-      if (k.key.rfind(owner + ".", 0) != 0)
+      if (owner.find('.') != std::string::npos && k.key.rfind(owner + ".", 0) != 0)
         throw std::logic_error("config keys of " + owner + ": key " + k.key + " must start with " + owner + ".");
-      keys.push_back(k);
+      auto same = std::find_if(keys.begin(), keys.end(), [&](const KeySpec& h) { return h.key == k.key; });
+      if (same != keys.end()) {
+        merge_key(*same, k, owner);
+        continue;
+      }
+      auto last = std::find_if(keys.rbegin(), keys.rend(),
+                               [&](const KeySpec& h) { return section_of(h.key) == section_of(k.key); });
+      keys.insert(last == keys.rend() ? keys.end() : last.base(), k);
     }
   return keys;
 }
@@ -319,22 +334,15 @@ std::string toml_type(ValueType t) {
 
 }  // namespace
 
-Registry<std::vector<KeySpec>>& config_key_registry() {
-  static Registry<std::vector<KeySpec>> registry("config keys");
-  return registry;
-}
-
 OrganizationParams organization_params(const Config& cfg, int radix) {
   OrganizationParams o;
   o.name = cfg.get_string("router.org");
   o.radix = radix;
   o.vcs = int(cfg.get_int("router.vcs"));
   o.port_buffer_depth_flits = int(cfg.get_int("router.vc_depth_flits"));
-  o.subswitch_buffer_depth_flits = int(cfg.get_int("router.subswitch_vc_depth_flits"));
   o.input_speedup = int(cfg.get_int("router.input_speedup"));
   o.isu_ports = cfg.get_string("router.isu_reading") == "ports";
-  o.subswitch_radix = int(cfg.get_int("router.subswitch_radix"));
-  o.cn_crossbar_stages = int(cfg.get_int("router.cn_crossbar_stages"));
+  for (const KeySpec* k : organization_keys()) o.keys[k->key] = cfg.get_int(k->key);
   o.seed = std::uint64_t(cfg.get_int("sim.seed"));
   o.rc_cycles = int(cfg.get_int("router.rc_cycles"));
   o.va_cycles = int(cfg.get_int("router.va_cycles"));
@@ -594,8 +602,10 @@ Organization config_organization(const Config& cfg) {
   try {
     return make_organization(p);
   } catch (const std::invalid_argument& e) {
-    const std::string r = p.subswitch_radix ? fmt::format(", router.subswitch_radix = {}", p.subswitch_radix) : "";
-    throw ConfigError(fmt::format("config error: router.org = '{}' (router.radix = {}{}): {}", p.name, p.radix, r,
+    std::string set;  // the organizations' keys that are not at their defaults
+    for (const KeySpec* k : organization_keys())
+      if (std::to_string(p.keys.at(k->key)) != k->default_value) set += fmt::format(", {} = {}", k->key, p.keys.at(k->key));
+    throw ConfigError(fmt::format("config error: router.org = '{}' (router.radix = {}{}): {}", p.name, p.radix, set,
                                   e.what()));
   }
 }

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../base/config_key.hpp"
 #include "../base/error.hpp"
 #include "../base/registry.hpp"
 
@@ -21,24 +22,10 @@ namespace nwn {
 // ConfigError and printable() live on the ground floor (base/error.hpp);
 // included here so every user of the config has them.
 
-enum class ValueType { Int, Float, Bool, String };
-
-struct KeySpec {
-  std::string key;  // section.name
-  ValueType type;
-  std::string default_value;
-  double min = -1e300, max = 1e300;
-  std::function<std::vector<std::string>()> choices;  // for enumerated strings
-  std::string unit;
-  std::string doc;
-};
+// ValueType, KeySpec and config_key_registry() (the keys components declare
+// themselves) live on the ground floor too (base/config_key.hpp).
 
 const std::vector<KeySpec>& config_schema();
-// Keys declared by the component they configure instead of in the schema
-// table (the graph topologies' network.<name>.<param>), registered under
-// their owner ("network.<name>"), each key starting with "<owner>."; they
-// join the schema after the table, owner by owner.
-Registry<std::vector<KeySpec>>& config_key_registry();  // kind "config keys"
 const KeySpec* find_key(const std::string& key);
 
 class Config {

@@ -66,7 +66,7 @@ class Ranks {
 // One process: rank 0 of 1.
 Ranks& one_process();
 // The ranks of this process: MPI's world when nwnsim was started by an MPI
-// launcher (sim/main.cpp sets it), else one_process().
+// launcher (sim/cli/main.cpp sets it), else one_process().
 Ranks& process_ranks();
 void set_process_ranks(Ranks* ranks);
 

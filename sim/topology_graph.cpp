@@ -120,7 +120,7 @@ void overlapping_chain_targets(const topo::Graph& g, const GraphTables& t, std::
 }
 
 // The permutation and a line saying how it was chosen.
-std::string adversarial_targets(const std::string& topology, const topo::Graph& g, const GraphTables& t, int diameter,
+std::string adversarial_targets(topo::GroupLabel labels, const topo::Graph& g, const GraphTables& t, int diameter,
                                 std::vector<int>& target) {
   target.resize(t.routers);
   for (int r = 0; r < t.routers; ++r) target[r] = r;
@@ -130,7 +130,7 @@ std::string adversarial_targets(const std::string& topology, const topo::Graph& 
     if (g.terminals[r] > 0) term.push_back(r);
     all_terminal = all_terminal && g.terminals[r] > 0;
   }
-  if (topology == "dragonfly" && group_shift_targets(g, term, target))
+  if (labels == topo::GroupLabel::Group && group_shift_targets(g, term, target))
     return "group shift: router i of group g sends to router i of group g+1";
   if (diameter == 2 && all_terminal) {
     overlapping_chain_targets(g, t, target);
@@ -249,13 +249,16 @@ class GraphNetwork final : public Network {
     layout_.first_node[n] = g.endpoints();
     layout_.node_router = t.node_router;
     const std::string& topology = cfg.get_string("network.topology");
+    const topo::GroupLabel labels = topo::find_graph_topology(topology)->group_label;
     if (cfg.get_string("traffic.pattern") == "worst_case")
-      layout_.worst_case_rule = adversarial_targets(topology, g, t, diameter, layout_.worst_case_target);
+      layout_.worst_case_rule = adversarial_targets(labels, g, t, diameter, layout_.worst_case_target);
 
     auto ctx = std::make_unique<GraphRoutingContext>();
     ctx->diameter = diameter;
     ctx->eccentricity = eccentricity;
     if (topo::is_torus_topology(topology)) ctx->torus = topo::torus_shape(cfg);
+    ctx->group = g.group;
+    ctx->group_label = labels;
     ctx->vcs = int(cfg.get_int("router.vcs"));
     ctx->capacity_flits = ctx->vcs * int(cfg.get_int("router.vc_depth_flits"));
     ctx->routers = &routers_;

@@ -53,7 +53,7 @@ TEST(Cli, ThreadCountDoesNotChangeResults) {
   EXPECT_EQ(results[0], results[2]);
 }
 
-// nwnsim restarts itself with glibc's huge-page tunable (sim/main.cpp),
+// nwnsim restarts itself with glibc's huge-page tunable (sim/cli/main.cpp),
 // keeping the user's other tunables; NWNSIM_NO_HUGE_PAGES=1 opts out. The
 // results are the same either way.
 TEST(Cli, HugePageRestartKeepsArgumentsAndResults) {

@@ -351,7 +351,8 @@ INSTANTIATE_TEST_SUITE_P(Topologies, GraphNetworkTopologyAdversarial,
                                            Case{"slimfly", "ugal_l"}, Case{"slimfly", "ugal_g"},
                                            Case{"dragonfly", "minad"}, Case{"dragonfly", "valiant"},
                                            Case{"dragonfly", "ugal_l"}, Case{"dragonfly", "ugal_g"},
-                                           Case{"fattree", "minimal"}, Case{"fattree", "ugal_l"}),
+                                           Case{"dragonfly", "par"}, Case{"fattree", "minimal"},
+                                           Case{"fattree", "ugal_l"}),
                          case_name);
 
 TEST(GraphNetwork, DragonflyAndSlimFlyErrors) {
@@ -359,6 +360,17 @@ TEST(GraphNetwork, DragonflyAndSlimFlyErrors) {
                         "--set network.routing=ugal_l --set router.vcs=4");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("needs at least 6 VCs"), std::string::npos) << r.output;
+  // par: one hop more than ugal_l (a revert after the first local hop).
+  r = test::nwnsim("run --set network.topology=dragonfly --set network.dragonfly.p=2 --set router.radix=12 "
+                   "--set network.routing=par --set router.vcs=6");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("needs at least 7 VCs"), std::string::npos) << r.output;
+  // par needs router groups: not on the Slim Fly.
+  r = test::nwnsim("run --set network.topology=slimfly --set network.slimfly.q=5 --set router.radix=11 "
+                   "--set network.routing=par");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("network.routing = 'par' does not apply to network.topology = slimfly"), std::string::npos)
+      << r.output;
   r = test::nwnsim("run --set network.topology=slimfly --set network.slimfly.q=5 --set router.radix=10");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("network.slimfly.q = 5"), std::string::npos) << r.output;

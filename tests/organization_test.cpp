@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "models/organization.hpp"
+#include "sim/config.hpp"
 #include "sim/network.hpp"
 #include "sim_util.hpp"
 
@@ -144,6 +145,37 @@ TEST(Organizations, BadNamesAndRadicesAreClearErrors) {
   const auto r = test::nwnsim("run --set router.org=bb --quiet");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("network.topology = fclos"), std::string::npos) << r.output;
+}
+
+// The organizations declare their own keys (OrganizationRegistration): the
+// schema lists them, organization_params reads them, a value out of the
+// declared range and an undeclared key are errors.
+TEST(Organizations, DeclaredKeysAreInTheSchemaAndRead) {
+  for (const char* key : {"router.subswitch_radix", "router.subswitch_vc_depth_flits", "router.cn_crossbar_stages"}) {
+    const KeySpec* k = find_key(key);
+    ASSERT_NE(k, nullptr) << key;
+    EXPECT_EQ(k->type, ValueType::Int) << key;
+    EXPECT_FALSE(k->doc.empty()) << key;
+  }
+  // hc and fc both declare router.subswitch_radix; the schema joins their meanings.
+  const std::string radix_doc = find_key("router.subswitch_radix")->doc;
+  EXPECT_NE(radix_doc.find("hc:"), std::string::npos) << radix_doc;
+  EXPECT_NE(radix_doc.find("fc, bb:"), std::string::npos) << radix_doc;
+
+  OrganizationParams p;
+  p.name = "hc";
+  p.radix = 16;
+  EXPECT_EQ(organization_key(p, "router.subswitch_radix"), 0);  // the declared default
+  p.keys["router.subswitch_radix"] = 8;
+  EXPECT_EQ(organization_key(p, "router.subswitch_radix"), 8);
+  EXPECT_EQ(make_organization(p).description.subswitches.size(), std::size_t(16 + 4 + 16));  // k buses, (k/p)^2 crossbars, k muxes
+  EXPECT_THROW(organization_key(p, "router.no_such_key"), std::logic_error);
+  p.keys["router.subswitch_radix"] = -1;
+  EXPECT_THROW(make_organization(p), std::invalid_argument);
+
+  Config cfg;
+  cfg.set("router.cn_crossbar_stages", "3", "test");
+  EXPECT_EQ(organization_params(cfg, 16).keys.at("router.cn_crossbar_stages"), 3);
 }
 
 // The network an organization assumes is the organization's rule (its

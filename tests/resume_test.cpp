@@ -207,7 +207,7 @@ void edit_json(const fs::path& p, const std::function<void(nlohmann::ordered_jso
   std::ofstream(p) << j.dump(2) << "\n";
 }
 
-// An edit with the checksum made to match (as sim/cli.cpp computes it): the
+// An edit with the checksum made to match (as sim/cli/sweep.cpp computes it): the
 // point is whole, but of another config or another nwnsim.
 void edit_and_reseal(const fs::path& p, const std::function<void(nlohmann::ordered_json&)>& f) {
   edit_json(p, [&](auto& j) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "sim/experiment.hpp"
@@ -112,6 +113,82 @@ TEST(GraphRouting, UgalOnAnIdleNetworkGoesMinimal) {
       EXPECT_EQ(b.d(b.far(0, f.router_out), 8), b.d(0, 8) - 1) << routing;
       EXPECT_TRUE(std::uint32_t(f.route_aux) & (1u << 8)) << routing << ": phase = toward the destination";
     }
+  }
+}
+
+// par on a Dragonfly of 9 groups of 4 routers (p = 2, h = 2: router r = 4G + i
+// holds nodes 2r and 2r + 1). 7 VCs = 2E + 1 classes, one VC each.
+Config dragonfly_par() {
+  return config({"network.topology=dragonfly", "network.dragonfly.p=2", "router.radix=12", "router.vcs=7",
+                 "network.routing=par", "traffic.pattern=worst_case", "traffic.load=0.9"});
+}
+// route_aux as a route leaves it: minimal, `hops` taken.
+constexpr std::int32_t kMinimalAfter(int hops) { return hops | 1 << 8; }
+
+// Group 0's router x with the global channel to group 1, another router s
+// of group 0, and the physical port of x that leads to s.
+struct DragonflyPath {
+  int x = -1, s = -1, port_from_s = -1;
+  explicit DragonflyPath(const topo::Graph& g) {
+    for (int r = 0; r < 4 && x < 0; ++r)
+      for (int far : g.links[r])
+        if (g.group[far] == 1) x = r;
+    s = x == 0 ? 1 : 0;
+    for (int i = 0; i < g.network_ports(x); ++i)
+      if (g.links[x][i] == s) port_from_s = g.terminals[x] + i;
+  }
+};
+
+// Idle: minimal at the source (as ugal_l) and again at the first router of
+// the source group; class = hops taken.
+TEST(GraphRouting, ParOnAnIdleDragonflyGoesMinimal) {
+  GraphBench b(dragonfly_par());
+  const DragonflyPath p(b.g);
+  ASSERT_GE(p.port_from_s, 0);
+  const int src = 2 * p.s, dst = 2 * 5;  // router 5: group 1
+  for (int i = 0; i < 32; ++i) {
+    const Flit f = b.first_hop(src, dst);
+    EXPECT_EQ(b.d(b.far(p.s, f.router_out), 5), b.d(p.s, 5) - 1);  // minimal (through x or another group)
+    EXPECT_EQ(f.route_aux, kMinimalAfter(1));
+    EXPECT_EQ(f.router_vc_lo, 0);
+    const Flit g = b.route(p.x, p.port_from_s, src, dst, f.route_aux);
+    EXPECT_EQ(g.route_aux, kMinimalAfter(2)) << "stays minimal";
+    EXPECT_EQ(b.d(b.far(p.x, g.router_out), 5), b.d(p.x, 5) - 1);
+    EXPECT_EQ(g.router_vc_lo, 1);
+  }
+}
+
+// Under the worst case (each group sends to the next) the global channel
+// x -> group 1 fills; x then sends some packets that reached it minimally
+// from s (same group, one hop) through an intermediate. It never re-decides
+// for a packet that took more than one hop or came from another group.
+TEST(GraphRouting, ParRevertsOnlyAtTheFirstHopInTheSourceGroup) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  GraphBench b(dragonfly_par());
+  const DragonflyPath p(b.g);
+  const int src = 2 * p.s, dst = 2 * 5;
+  b.net->start(1);
+  b.net->advance(3000);
+  int reverted = 0;
+  for (int i = 0; i < 200; ++i) {
+    const Flit f = b.route(p.x, p.port_from_s, src, dst, kMinimalAfter(1));
+    EXPECT_EQ(f.router_vc_lo, 1);
+    if (f.route_aux == kMinimalAfter(2)) {  // stayed minimal
+      EXPECT_EQ(b.d(b.far(p.x, f.router_out), 5), b.d(p.x, 5) - 1);
+      continue;
+    }
+    ++reverted;
+    const int inter = int(std::uint32_t(f.route_aux) >> 10) - 1;
+    EXPECT_EQ(f.route_aux & 0x3ff, 2) << "phase: toward the intermediate, 2 hops taken";
+    EXPECT_NE(inter, p.x);
+    EXPECT_NE(inter, 5);
+    EXPECT_EQ(b.d(b.far(p.x, f.router_out), inter), b.d(p.x, inter) - 1);  // minimal toward the intermediate
+  }
+  EXPECT_GT(reverted, 0) << "a full global channel and no revert";
+  const int other_group_src = 2 * 8;  // router 8: group 2
+  for (int i = 0; i < 200; ++i) {
+    EXPECT_EQ(b.route(p.x, p.port_from_s, src, dst, kMinimalAfter(2)).route_aux, kMinimalAfter(3));
+    EXPECT_EQ(b.route(p.x, p.port_from_s, other_group_src, dst, kMinimalAfter(1)).route_aux, kMinimalAfter(2));
   }
 }
 
@@ -270,6 +347,47 @@ TEST(WestFirstRouting, DeliversEveryPacketMinimallyOnOneVc) {
   EXPECT_EQ(packets, 32u * 200u);
   EXPECT_EQ(r.flits_ejected, r.flits_created);
   EXPECT_EQ(non_minimal, 0u);
+}
+
+// Every registered routing ("family/name") and the unit test here that
+// asks it for routes: a new routing without one fails this test.
+TEST(RoutingRegistry, EveryRegisteredRoutingHasAUnitTestHere) {
+  const std::map<std::string, std::string> tested = {
+      {"fclos/deterministic", "FclosRouting.DownAtAnAncestorUpOtherwise"},
+      {"fclos/greedy2", "FclosRouting.DownAtAnAncestorUpOtherwise"},
+      {"fclos/random", "FclosRouting.DownAtAnAncestorUpOtherwise"},
+      {"graph/dor", "GraphRouting.DorOnATorusTakesDimensionZeroFirstAndTheDatelineClass"},
+      {"graph/minad", "GraphRouting.MinadTakesAMinimalPortWithTheMostCredits"},
+      {"graph/minimal", "GraphRouting.MinimalTakesEveryMinimalPortAtRandomAndOnlyThose"},
+      {"graph/par", "GraphRouting.ParRevertsOnlyAtTheFirstHopInTheSourceGroup"},
+      {"graph/ugal_g", "GraphRouting.UgalOnAnIdleNetworkGoesMinimal"},
+      {"graph/ugal_l", "GraphRouting.UgalOnAnIdleNetworkGoesMinimal"},
+      {"graph/valiant", "GraphRouting.ValiantGoesThroughARandomIntermediate"},
+      {"graph/west_first", "WestFirstRouting.WestFirstThenAdaptiveAmongTheProductiveDirections"},
+      {"hyperx/closad", "HyperXRouting.EachRoutingsFirstHopOnAnIdleNetwork"},
+      {"hyperx/dal", "HyperXRouting.EachRoutingsFirstHopOnAnIdleNetwork"},
+      {"hyperx/dor", "HyperXRouting.EachRoutingsFirstHopOnAnIdleNetwork"},
+      {"hyperx/minad", "HyperXRouting.EachRoutingsFirstHopOnAnIdleNetwork"},
+      {"hyperx/valiant", "HyperXRouting.ValiantGoesToARandomIntermediateInClassZero"},
+  };
+  std::set<std::string> tests;  // the tests of this program, "Suite.Name"
+  const auto& unit = *::testing::UnitTest::GetInstance();
+  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+    const auto& suite = *unit.GetTestSuite(i);
+    for (int j = 0; j < suite.total_test_count(); ++j)
+      tests.insert(std::string(suite.name()) + "." + suite.GetTestInfo(j)->name());
+  }
+  std::vector<std::string> registered;
+  for (auto& [key, spec] : routing_registry()) {
+    registered.push_back(key);
+    const auto it = tested.find(key);
+    if (it == tested.end()) {
+      ADD_FAILURE() << key << " is registered but has no unit test in tests/routing_test.cpp (add one and list it here)";
+      continue;
+    }
+    EXPECT_EQ(tests.count(it->second), 1u) << key << ": no test " << it->second;
+  }
+  EXPECT_EQ(registered.size(), tested.size()) << "a routing listed here is not registered";
 }
 
 TEST(RoutingRegistry, ConfigCheckAndHelpReadTheRegistry) {

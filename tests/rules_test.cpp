@@ -50,7 +50,7 @@ struct Rig {
     p.inputs = p.outputs = 2;
     p.vcs = o.vcs;
     p.vc_depth_flits = 64;  // the rig feeds flits without upstream credits
-    p.wormhole = o.wormhole;
+    p.policy.wormhole = o.wormhole;
     p.rc_cycles = o.rc_cycles;
     for (int i = 0; i < 2; ++i) {
       in.push_back(std::make_unique<Link>("in" + std::to_string(i), o.in));

@@ -24,12 +24,12 @@ struct Bench {
         bool va_requires_credit = true)
       : routing(vcs) {
     SubswitchParams p;
-    p.hold_switch_for_packet = hold;
-    p.va_requires_credit = va_requires_credit;
+    p.policy.hold_switch_for_packet = hold;
+    p.policy.va_requires_credit = va_requires_credit;
     p.inputs = p.outputs = ports;
     p.vcs = vcs;
     p.vc_depth_flits = 64;  // the test feeds flits without upstream credits
-    p.wormhole = wormhole;
+    p.policy.wormhole = wormhole;
     p.input_speedup = speedup;
     for (int i = 0; i < ports; ++i) {
       in.push_back(std::make_unique<Link>("in" + std::to_string(i), LinkParams{}));
@@ -307,7 +307,7 @@ struct CopyBench {
     p.vc_depth_flits = 64;
     // Two iSLIP iterations: with one, both outputs' grant pointers start at
     // the same row, and the second row is matched a cycle later.
-    p.allocator_iterations = 2;
+    p.policy.allocator_iterations = 2;
     if (copies) p.copy_of = {-1, -1, 0};
     LinkParams lp;
     lp.serialization_cycles = serialization;

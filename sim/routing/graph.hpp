@@ -24,6 +24,7 @@
 
 #include "../../models/rng.hpp"
 #include "../../models/router.hpp"
+#include "../topo/graph.hpp"
 #include "../topo/torus.hpp"
 #include "routing.hpp"
 
@@ -47,6 +48,10 @@ struct GraphRoutingContext : RoutingContext {
   int diameter = 0;      // D: the largest distance between routers with terminals
   int eccentricity = 0;  // E: the largest distance from a router with terminals to any router
   std::optional<topo::TorusShape> torus;  // torus and mesh
+  // The topology's router labels and what they are (topo::Graph::group,
+  // GraphTopology::group_label): e.g. each router's Dragonfly group.
+  std::vector<int> group;
+  topo::GroupLabel group_label = topo::GroupLabel::None;
   int vcs = 1;
   int capacity_flits = 0;  // router.vcs x router.vc_depth_flits: a port's downstream buffer space
   const std::vector<std::unique_ptr<Router>>* routers = nullptr;  // routings that read other routers
@@ -82,6 +87,42 @@ class GraphRoutingCore {
     int pick = int(rng.below(std::uint32_t(count)));
     for (int p = t_.net_begin[r];; ++p)
       if (minimal(p, target, want) && pick-- == 0) return p;
+  }
+
+  // A uniformly random router other than a and b (an intermediate).
+  int random_intermediate(int a, int b, Rng& rng) const {
+    int inter = int(rng.below(std::uint32_t(t_.routers - 2)));
+    for (int x : {std::min(a, b), std::max(a, b)})
+      if (inter >= x) ++inter;
+    return inter;
+  }
+
+  // The router a packet at r heads for: its intermediate (route_aux) until
+  // it reaches it, then (phase bit set in aux) the destination.
+  int current_target(int r, int dst, std::uint32_t& aux) const {
+    if (aux & kGraphPhaseBit) return dst;
+    const int target = int(aux >> kGraphInterShift) - 1;
+    if (target != r) return target;
+    aux = (aux & kGraphHopsMask) | kGraphPhaseBit;  // reached the intermediate router
+    return dst;
+  }
+
+  // UGAL with router r's own occupancies (ugal_l, par): q_m = occupancy of
+  // the best minimal port toward dst, q_v = that toward a random
+  // intermediate; minimal when q_m x H_m <= q_v x H_v (H: the path's hops).
+  // Sets aux (phase bit, or the intermediate) and returns the port.
+  int ugal_local(const Router& router, int r, int dst, Rng& rng, std::uint32_t& aux) const {
+    const std::uint32_t hops = aux & kGraphHopsMask;
+    const int inter = random_intermediate(r, dst, rng);
+    const int pm = adaptive_minimal(router, r, dst, &rng), pv = adaptive_minimal(router, r, inter, &rng);
+    const long cost_m = long(occupancy(router, pm)) * t_.d(r, dst);
+    const long cost_v = long(occupancy(router, pv)) * (t_.d(r, inter) + t_.d(inter, dst));
+    if (cost_m <= cost_v) {
+      aux = hops | kGraphPhaseBit;
+      return pm;
+    }
+    aux = hops | std::uint32_t(inter + 1) << kGraphInterShift;
+    return pv;
   }
 
   // The minimal port with the most free credits; ties at random (with rng) or the first (without).

@@ -48,36 +48,17 @@ class IndirectRouting final : public GraphRouting<IndirectRouting> {
     if ((aux & ~kGraphHopsMask) == 0) {  // at the source router: choose the path
       if (t_.routers <= 2) {
         aux |= kGraphPhaseBit;
+      } else if (choice_ == Choice::UgalL) {
+        return ugal_local(router, r, dst, rng, aux);
       } else {
-        int inter = int(rng.below(std::uint32_t(t_.routers - 2)));
-        for (int x : {std::min(r, dst), std::max(r, dst)})
-          if (inter >= x) ++inter;
+        const int inter = random_intermediate(r, dst, rng);
         bool go_minimal = false;
-        if (choice_ == Choice::UgalL) {
-          const int pm = adaptive_minimal(router, r, dst, &rng), pv = adaptive_minimal(router, r, inter, &rng);
-          const long cost_m = long(occupancy(router, pm)) * t_.d(r, dst);
-          const long cost_v = long(occupancy(router, pv)) * (t_.d(r, inter) + t_.d(inter, dst));
-          go_minimal = cost_m <= cost_v;
-          if (go_minimal) {
-            aux |= kGraphPhaseBit;
-            return pm;
-          }
-          aux |= std::uint32_t(inter + 1) << kGraphInterShift;
-          return pv;
-        }
         if (choice_ == Choice::UgalG)
           go_minimal = path_occupancy(r, dst) <= path_occupancy(r, inter) + path_occupancy(inter, dst);
         aux |= go_minimal ? kGraphPhaseBit : std::uint32_t(inter + 1) << kGraphInterShift;
       }
     }
-    int target = dst;
-    if (!(aux & kGraphPhaseBit)) {
-      target = int(aux >> kGraphInterShift) - 1;
-      if (target == r) {  // reached the intermediate router
-        aux = (aux & kGraphHopsMask) | kGraphPhaseBit;
-        target = dst;
-      }
-    }
+    const int target = current_target(r, dst, aux);
     return choice_ == Choice::Valiant ? random_minimal(r, target, rng) : adaptive_minimal(router, r, target, &rng);
   }
 

@@ -89,7 +89,8 @@ Graph build_dragonfly(const Config& cfg) {
   return g;
 }
 
-GraphTopologyRegistration reg_dragonfly(GraphTopology{
+GraphTopology dragonfly_topology() {
+  GraphTopology t{
     "dragonfly",
     "Dragonfly: g fully connected groups of a routers, p terminals and h global channels per router (absolute "
     "arrangement)",
@@ -105,7 +106,12 @@ GraphTopologyRegistration reg_dragonfly(GraphTopology{
          [] { return std::vector<std::string>{"absolute", "palmtree"}; }, "",
          "dragonfly: global channels: absolute (group l or l+1 from port l) or palmtree (group G+l+1)"},
     },
-    build_dragonfly});
+    build_dragonfly};
+  t.group_label = GroupLabel::Group;  // group[r]: r's group
+  return t;
+}
+
+GraphTopologyRegistration reg_dragonfly(dragonfly_topology());
 
 }  // namespace
 }  // namespace nwn::topo

@@ -27,7 +27,8 @@ struct Graph {
   std::vector<int> terminals;           // per router
   std::vector<std::vector<int>> links;  // per router: far router of each network port
   // Optional labels for routing and reports (empty when the topology has
-  // none): e.g. the Dragonfly group, the fat-tree level, the layer.
+  // none): e.g. the Dragonfly group, the fat-tree level, the layer. What
+  // they mean is the topology's GraphTopology::group_label.
   std::vector<int> group;
   // Logical port groups for network.port_assignment (interleaved deals their
   // ports out in turn): the sizes of consecutive groups of every router's
@@ -89,6 +90,14 @@ struct TopologyFigure {
 };
 using FigureFunction = std::function<std::vector<TopologyFigure>(const Config&, const Graph&)>;
 
+// What a topology's Graph::group labels are, for the routings (their
+// context carries the labels) and the worst-case pattern.
+enum class GroupLabel {
+  None,   // no labels, or labels only reports and partitions read (tree levels, layers, subtori)
+  Group,  // Dragonfly-like groups: routers of a group reach each other by local channels, groups by global
+          // channels (worst case: each group sends to the next; PAR reverts within the source group)
+};
+
 struct GraphTopology {
   std::string name;  // network.topology value
   std::string doc;   // one line: what it is and its parameters
@@ -101,6 +110,7 @@ struct GraphTopology {
   std::string routing_family = "graph";
   // Router names in reports, traces and VCDs (nullptr: r<id>).
   std::function<std::string(const Graph&, int router)> router_name = nullptr;
+  GroupLabel group_label = GroupLabel::None;  // what Graph::group means
 };
 
 // Name -> topology. A generator registers itself at the bottom of its own

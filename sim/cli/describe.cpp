@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "../models/organization.hpp"
+#include "../../models/organization.hpp"
 #include "cli.hpp"
-#include "config.hpp"
-#include "provenance.hpp"
-#include "report.hpp"
+#include "../config.hpp"
+#include "../provenance.hpp"
+#include "../report.hpp"
 
 namespace nwn {
 namespace {
@@ -43,7 +43,7 @@ SwitchDescription describe_org(const std::string& org, int radix, int subswitch_
   OrganizationParams p;
   p.name = org;
   p.radix = radix;
-  p.subswitch_radix = subswitch_radix;
+  p.keys["router.subswitch_radix"] = subswitch_radix;
   return make_organization(p).description;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
-#include "atomic_file.hpp"
+#include "../atomic_file.hpp"
+#include "../config.hpp"
 
 namespace CLI {
 class App;
@@ -32,5 +34,31 @@ CLI::Option* output_option(CLI::Option* opt, OutputKind kind = OutputKind::File)
 struct CommandRegistration {
   explicit CommandRegistration(CommandAdder f) { command_registry().push_back(std::move(f)); }
 };
+
+// Exit codes of every command (README: 2 bad input, 3 a stuck network, 4 flits lost).
+constexpr int kExitConfig = 2, kExitDeadlock = 3, kExitConservation = 4, kExitFailure = 1;
+
+// The config arguments run, sweep and config share: a TOML file, --set
+// overrides and the flags that set one key each.
+struct ConfigArgs {
+  std::string file;
+  std::vector<std::string> sets;
+  std::string allocator;  // --allocator: router.allocator_impl
+  std::string trace_rtl;  // --trace-rtl: router.rtl_trace_file
+  int threads = 0;        // --threads: sim.threads
+};
+void add_config_args(CLI::App* cmd, ConfigArgs& a);
+Config load_config(const ConfigArgs& a);
+// The arguments that give a child nwnsim the config of `a`.
+std::vector<std::string> config_child_args(const ConfigArgs& a);
+
+// --seeds' help, and --columns' (the statistics columns_help lists).
+extern const char* const seeds_help;
+std::string columns_flag_help();
+
+// The commands of cli.cpp's own files, added in this order before the
+// registered ones (sweep.cpp, bench.cpp).
+void add_sweep_command(CLI::App& app, int& exit_code);
+void add_bench_command(CLI::App& app, int& exit_code);
 
 }  // namespace nwn

@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
-#include "config.hpp"
-#include "process.hpp"
-#include "provenance.hpp"
-#include "report.hpp"
+#include "../config.hpp"
+#include "../process.hpp"
+#include "../provenance.hpp"
+#include "../report.hpp"
 
 namespace nwn {
 namespace {

@@ -12,17 +12,17 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "../models/organization.hpp"
-#include "network.hpp"
-#include "../power/area.hpp"
-#include "../power/power_model.hpp"
+#include "../../models/organization.hpp"
+#include "../network.hpp"
+#include "../../power/area.hpp"
+#include "../../power/power_model.hpp"
 #include "cli.hpp"
-#include "config.hpp"
-#include "process.hpp"
-#include "provenance.hpp"
-#include "report.hpp"
-#include "columns.hpp"
-#include "seeds.hpp"
+#include "../config.hpp"
+#include "../process.hpp"
+#include "../provenance.hpp"
+#include "../report.hpp"
+#include "../columns.hpp"
+#include "../seeds.hpp"
 
 namespace nwn {
 namespace {
@@ -110,7 +110,9 @@ bool write_outputs(const CompareArgs& a, const Table& t, const json& out) {
   return true;
 }
 
-int run_compare(const CompareArgs& a) {
+// The config every point shares: the file and --set, then --quick, --load
+// and --cn-stages.
+Config compare_base(const CompareArgs& a) {
   Config base;
   if (!a.config_file.empty()) base.load_file(a.config_file);
   for (auto& s : a.sets) base.set_override(s);
@@ -120,41 +122,43 @@ int run_compare(const CompareArgs& a) {
   }
   base.set("traffic.load", a.load, "--load");
   base.set("router.cn_crossbar_stages", std::to_string(a.cn_stages), "--cn-stages");
-  const Technology tech = a.tech_file.empty() ? default_technology() : load_technology(a.tech_file);
+  return base;
+}
+
+// --orgs and --patterns, every name checked against the config's choices.
+std::pair<std::vector<std::string>, std::vector<std::string>> compared(const CompareArgs& a, const Config& base) {
   auto choices = [](const char* key) {
     std::string s;
     for (auto& c : find_key(key)->choices()) s += (s.empty() ? "" : ", ") + c;
     return s;
   };
-  const auto orgs = split_list(a.orgs, "--orgs", ',', choices("router.org"));
-  const auto patterns = split_list(a.patterns, "--patterns", ',', choices("traffic.pattern"));
+  auto orgs = split_list(a.orgs, "--orgs", ',', choices("router.org"));
+  auto patterns = split_list(a.patterns, "--patterns", ',', choices("traffic.pattern"));
   for (auto& o : orgs) Config(base).set("router.org", o, "--orgs");
   for (auto& p : patterns) Config(base).set("traffic.pattern", p, "--patterns");
   if (a.reference_given && std::find(orgs.begin(), orgs.end(), a.reference) == orgs.end())
     throw ConfigError("compare error: --reference '" + a.reference +
                       "' is not a compared organization (allowed: one of --orgs: " + a.orgs + ")");
+  return {orgs, patterns};
+}
 
-  std::vector<Point> points;
+// Every (organization, pattern) point in a child nwnsim, in parallel; its
+// results in tmp/p<i>.json.
+std::vector<Job> simulate_points(const CompareArgs& a, const Config& base, const std::vector<Point>& points,
+                                 const fs::path& tmp) {
   std::vector<Job> jobs;
-  const ScratchDir scratch("compare");
-  const fs::path tmp = scratch.path();
-  for (auto& o : orgs)
-    for (auto& p : patterns) {
-      Point pt;
-      pt.org = o;
-      pt.pattern = p;
-      Job j;
-      j.args = {"run"};
-      if (!a.config_file.empty()) j.args.push_back(a.config_file);
-      for (auto& s : a.sets) j.args.insert(j.args.end(), {"--set", s});
-      j.args.insert(j.args.end(), {"--set", "traffic.load=" + a.load, "--set", "router.org=" + o, "--set",
-                                   "traffic.pattern=" + p, "--set", "router.cn_crossbar_stages=" + std::to_string(a.cn_stages),
-                                   "--set", "sim.warmup_cycles=" + base.text("sim.warmup_cycles"),
-                                   "--set", "sim.measure_cycles=" + base.text("sim.measure_cycles"), "--quiet", "--json",
-                                   (tmp / fmt::format("p{}.json", points.size())).string()});
-      jobs.push_back(j);
-      points.push_back(pt);
-    }
+  for (const Point& pt : points) {
+    Job j;
+    j.args = {"run"};
+    if (!a.config_file.empty()) j.args.push_back(a.config_file);
+    for (auto& s : a.sets) j.args.insert(j.args.end(), {"--set", s});
+    j.args.insert(j.args.end(), {"--set", "traffic.load=" + a.load, "--set", "router.org=" + pt.org, "--set",
+                                 "traffic.pattern=" + pt.pattern, "--set", "router.cn_crossbar_stages=" + std::to_string(a.cn_stages),
+                                 "--set", "sim.warmup_cycles=" + base.text("sim.warmup_cycles"),
+                                 "--set", "sim.measure_cycles=" + base.text("sim.measure_cycles"), "--quiet", "--json",
+                                 (tmp / fmt::format("p{}.json", jobs.size())).string()});
+    jobs.push_back(j);
+  }
   const int parallel = a.jobs > 0 ? a.jobs : std::max(1, int(sysconf(_SC_NPROCESSORS_ONLN)));
   std::size_t done = 0;
   const bool tty = isatty(2);
@@ -166,33 +170,80 @@ int run_compare(const CompareArgs& a) {
                                points[i].pattern, jobs[i].exit_code);
   });
   if (tty) std::cerr << "\n";
+  return jobs;
+}
 
+// A simulated point's energy (the power model on its window activity), area and EDP.
+void derive_figures(Point& pt, const json& run, const Config& base, const Technology& tech) {
+  pt.results = run["results"];
+  Config cfg = base;
+  cfg.set("router.org", pt.org, "--orgs");
+  const SwitchDescription d = description_for(cfg);
+  const json& w = pt.results["window_activity"];
+  RouterActivity act;
+  for (auto& s : w["subswitch_writes_reads_crossbar"])
+    act.subswitches.push_back({s[0].get<std::uint64_t>(), s[1].get<std::uint64_t>(), s[2].get<std::uint64_t>()});
+  act.channel_flits = w["channel_flits"].get<std::vector<std::uint64_t>>();
+  const std::uint64_t packets = w["packets_ejected"].get<std::uint64_t>();
+  const std::uint64_t flits = w["flits_ejected"].get<std::uint64_t>();
   const int flit_bits = int(base.get_int("flit.bits"));
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    Point& pt = points[i];
-    if (jobs[i].exit_code != 0) continue;
-    json run = json::parse(read_file((tmp / fmt::format("p{}.json", i)).string()));
-    pt.results = run["results"];
-    Config cfg = base;
-    cfg.set("router.org", pt.org, "--orgs");
-    const SwitchDescription d = description_for(cfg);
-    const json& w = pt.results["window_activity"];
-    RouterActivity act;
-    for (auto& s : w["subswitch_writes_reads_crossbar"])
-      act.subswitches.push_back({s[0].get<std::uint64_t>(), s[1].get<std::uint64_t>(), s[2].get<std::uint64_t>()});
-    act.channel_flits = w["channel_flits"].get<std::vector<std::uint64_t>>();
-    const std::uint64_t packets = w["packets_ejected"].get<std::uint64_t>();
-    const std::uint64_t flits = w["flits_ejected"].get<std::uint64_t>();
-    const EnergyBreakdown e = switch_energy(tech, d, act, w["window_cycles"].get<std::uint64_t>(), flit_bits, 2 * flits);
-    pt.energy_per_packet = e.scaled(packets ? 1.0 / double(packets) : 0.0);
-    pt.area_pitch2 = switch_area_pitch2(d);
-    pt.area_mm2 = pt.area_pitch2 * tech.channel_pitch_mm() * tech.channel_pitch_mm();
-    pt.latency_cycles = pt.results["latency_avg"].get<double>();
-    pt.latency_ns = pt.latency_cycles / tech.clock_ghz;
-    pt.edp = pt.energy_per_packet.switch_pj() * pt.latency_ns;
-    pt.edap = pt.edp * pt.area_mm2;
-    pt.ok = true;
+  const EnergyBreakdown e = switch_energy(tech, d, act, w["window_cycles"].get<std::uint64_t>(), flit_bits, 2 * flits);
+  pt.energy_per_packet = e.scaled(packets ? 1.0 / double(packets) : 0.0);
+  pt.area_pitch2 = switch_area_pitch2(d);
+  pt.area_mm2 = pt.area_pitch2 * tech.channel_pitch_mm() * tech.channel_pitch_mm();
+  pt.latency_cycles = pt.results["latency_avg"].get<double>();
+  pt.latency_ns = pt.latency_cycles / tech.clock_ghz;
+  pt.edp = pt.energy_per_packet.switch_pj() * pt.latency_ns;
+  pt.edap = pt.edp * pt.area_mm2;
+  pt.ok = true;
+}
+
+// A point's JSON: its figures, and relative to the reference's (if it ran).
+json point_json(const Point& pt, const Point* ref, const Technology& tech, int flit_bits) {
+  const EnergyBreakdown& e = pt.energy_per_packet;
+  const json& w = pt.results["window_activity"];
+  json j;
+  j["org"] = pt.org;
+  j["pattern"] = pt.pattern;
+  j["area_pitch2"] = pt.area_pitch2;
+  j["area_mm2"] = pt.area_mm2;
+  j["latency_cycles"] = pt.latency_cycles;
+  j["latency_ns"] = pt.latency_ns;
+  j["energy_per_packet"] = e.to_json();
+  j["energy_per_bit_pj"] = e.switch_pj() / (flit_bits * w["flits_ejected"].get<double>() /
+                                            std::max(1.0, w["packets_ejected"].get<double>()));
+  j["power_w"] = e.switch_pj() * w["packets_ejected"].get<double>() /
+                 (w["window_cycles"].get<double>() / tech.clock_ghz) * 1e-3;
+  j["edp_pj_ns"] = pt.edp;
+  j["edap_pj_ns_mm2"] = pt.edap;
+  if (ref) {
+    j["relative"]["area"] = pt.area_mm2 / ref->area_mm2;
+    j["relative"]["energy"] = e.switch_pj() / ref->energy_per_packet.switch_pj();
+    j["relative"]["edp"] = pt.edp / ref->edp;
+    j["relative"]["edap"] = pt.edap / ref->edap;
   }
+  j["results"] = pt.results;
+  return j;
+}
+
+int run_compare(const CompareArgs& a) {
+  const Config base = compare_base(a);
+  const Technology tech = a.tech_file.empty() ? default_technology() : load_technology(a.tech_file);
+  const auto [orgs, patterns] = compared(a, base);
+  std::vector<Point> points;
+  for (auto& o : orgs)
+    for (auto& p : patterns) {
+      Point pt;
+      pt.org = o;
+      pt.pattern = p;
+      points.push_back(pt);
+    }
+  const ScratchDir scratch("compare");
+  const fs::path tmp = scratch.path();
+  const std::vector<Job> jobs = simulate_points(a, base, points, tmp);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (jobs[i].exit_code == 0)
+      derive_figures(points[i], json::parse(read_file((tmp / fmt::format("p{}.json", i)).string())), base, tech);
 
   auto ref_of = [&](const Point& pt) -> const Point* {
     for (auto& q : points)
@@ -217,31 +268,8 @@ int run_compare(const CompareArgs& a) {
         t.rows.push_back({pt.pattern, pt.org, "failed"});
         continue;
       }
-      const Point* ref = ref_of(pt);
-      const EnergyBreakdown& e = pt.energy_per_packet;
-      json j;
-      j["org"] = pt.org;
-      j["pattern"] = pt.pattern;
-      j["area_pitch2"] = pt.area_pitch2;
-      j["area_mm2"] = pt.area_mm2;
-      j["latency_cycles"] = pt.latency_cycles;
-      j["latency_ns"] = pt.latency_ns;
-      j["energy_per_packet"] = e.to_json();
-      j["energy_per_bit_pj"] = e.switch_pj() / (flit_bits * pt.results["window_activity"]["flits_ejected"].get<double>() /
-                                                std::max(1.0, pt.results["window_activity"]["packets_ejected"].get<double>()));
-      j["power_w"] = e.switch_pj() * pt.results["window_activity"]["packets_ejected"].get<double>() /
-                     (pt.results["window_activity"]["window_cycles"].get<double>() / tech.clock_ghz) * 1e-3;
-      j["edp_pj_ns"] = pt.edp;
-      j["edap_pj_ns_mm2"] = pt.edap;
-      if (ref) {
-        j["relative"]["area"] = pt.area_mm2 / ref->area_mm2;
-        j["relative"]["energy"] = e.switch_pj() / ref->energy_per_packet.switch_pj();
-        j["relative"]["edp"] = pt.edp / ref->edp;
-        j["relative"]["edap"] = pt.edap / ref->edap;
-      }
-      j["results"] = pt.results;
-      t.rows.push_back(compare_row(j));
-      arr.push_back(j);
+      arr.push_back(point_json(pt, ref_of(pt), tech, int(base.get_int("flit.bits"))));
+      t.rows.push_back(compare_row(arr.back()));
     }
   out["points"] = arr;
   std::cout << fmt::format("nwnsim compare: radix {}, load {}, {} ({}); energy per packet in pJ, EDP in pJ*ns, "

@@ -3,9 +3,9 @@
 #include <systemc>
 
 #include "cli.hpp"
-#include "process.hpp"
+#include "../process.hpp"
 #ifdef NWNSIM_MPI
-#include "ranks_mpi.hpp"
+#include "../ranks_mpi.hpp"
 #endif
 
 // SystemC prints its banner before sc_main runs; silence it from a static

@@ -12,11 +12,11 @@
 #include <memory>
 #include <sstream>
 
-#include "../cli.hpp"
+#include "cli.hpp"
 #include "../config.hpp"
 #include "../provenance.hpp"
 #include "../report.hpp"
-#include "search.hpp"
+#include "../topo/search.hpp"
 
 namespace nwn {
 namespace {

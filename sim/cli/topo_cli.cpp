@@ -15,11 +15,11 @@
 #include <memory>
 #include <sstream>
 
-#include "../cli.hpp"
+#include "cli.hpp"
 #include "../config.hpp"
 #include "../provenance.hpp"
 #include "../report.hpp"
-#include "analysis.hpp"
+#include "../topo/analysis.hpp"
 #include "search_cli.hpp"
 
 namespace nwn {

@@ -27,9 +27,9 @@
 #include <toml++/toml.h>
 
 #include "cli.hpp"
-#include "config.hpp"
-#include "process.hpp"
-#include "report.hpp"
+#include "../config.hpp"
+#include "../process.hpp"
+#include "../report.hpp"
 
 namespace nwn {
 namespace {
@@ -113,20 +113,11 @@ struct ReproduceArgs {
   int seeds = 1;  // --seeds for the sweeps and comparisons (their plots draw the intervals)
 };
 
-int run_reproduce(const ReproduceArgs& a) {
-  const fs::path presets_dir = a.preset_dir;
-  const auto names = preset_names(presets_dir);
+// The presets asked for (`all`: every one). Only those are read: a bad file
+// among the others is not this command's business.
+std::vector<Preset> chosen_presets(const ReproduceArgs& a, const fs::path& presets_dir,
+                                   const std::vector<std::string>& names) {
   auto load = [&](const std::string& name) { return load_preset(presets_dir / (name + ".toml")); };
-  if (a.list || a.names.empty()) {
-    for (auto& name : names) {
-      const Preset p = load(name);
-      std::cout << fmt::format("{:<18} {}\n{:<18} paper: {}\n", name, p.title, "", p.paper);
-    }
-    if (!a.list) std::cout << "nwnsim reproduce NAME [--quick]: run one (or 'all')\n";
-    return 0;
-  }
-  // Only the presets asked for are read: a bad file among the others is not
-  // this command's business.
   std::vector<Preset> chosen;
   for (auto& n : a.names) {
     if (n == "all") {
@@ -140,6 +131,72 @@ int run_reproduce(const ReproduceArgs& a) {
     }
     chosen.push_back(load(n));
   }
+  return chosen;
+}
+
+// What a preset's run ended as.
+struct PresetOutcome {
+  bool failed = false, config_error = false;
+};
+
+// Runs one preset's command (printed first) and its plot; with --dry-run
+// only prints the command.
+PresetOutcome run_preset(const ReproduceArgs& a, const Preset& p, const fs::path& dir) {
+  const std::string prefix = (dir / p.name).string();
+  std::map<std::string, std::string> vars = {
+      {"{json}", prefix + ".json"}, {"{csv}", prefix + ".csv"}, {"{prefix}", prefix}};
+  Job job;
+  job.quiet = false;
+  for (auto& arg : p.command) job.args.push_back(substitute(arg, vars));  // e.g. --heatmap {prefix}.heat.csv
+  if (a.quick) job.args.insert(job.args.end(), p.quick.begin(), p.quick.end());
+  if (a.jobs > 0 && (p.command[0] == "sweep" || p.command[0] == "compare"))
+    job.args.insert(job.args.end(), {"-j", std::to_string(a.jobs)});
+  if (a.seeds > 1 && (p.command[0] == "sweep" || p.command[0] == "compare"))
+    job.args.insert(job.args.end(), {"--seeds", std::to_string(a.seeds)});
+  for (auto& o : p.outputs) job.args.insert(job.args.end(), {"--" + o, vars["{" + o + "}"]});
+  std::string line = "nwnsim";
+  for (auto& s : job.args) line += " " + s;
+  std::cout << "== " << p.name << ": " << p.title << (a.quick ? " (quick)" : "") << "\n$ " << line << "\n"
+            << std::flush;
+  PresetOutcome outcome;
+  if (a.dry_run) return outcome;
+  std::vector<Job> jobs{job};
+  run_jobs(jobs, 1, [](std::size_t) {});
+  if (jobs[0].exit_code != 0) {
+    std::cerr << fmt::format("reproduce: {} failed (exit {})\n", p.name, jobs[0].exit_code);
+    outcome = {true, jobs[0].exit_code == 2};
+    // A sweep or comparison whose points partly failed still wrote the
+    // others: the figure shows them (the preset still counts as failed).
+    const bool partial = jobs[0].exit_code == 1 &&
+                         std::find(p.outputs.begin(), p.outputs.end(), "json") != p.outputs.end() &&
+                         fs::exists(vars["{json}"]);
+    if (!partial) return outcome;
+    std::cerr << fmt::format("reproduce: {}: drawing the points that finished ({})\n", p.name, vars["{json}"]);
+  }
+  if (!p.plot.empty() && !a.no_plot) {
+    std::vector<std::string> plot;
+    for (auto& s : p.plot) plot.push_back(substitute(s, vars));
+    if (const std::string problem = run_plot_script(plot); !problem.empty()) {
+      std::cerr << "reproduce: the plot of " << p.name << " failed: " << problem << "\n";
+      outcome.failed = true;
+    }
+  }
+  std::cout << "written: " << prefix << ".*\n";
+  return outcome;
+}
+
+int run_reproduce(const ReproduceArgs& a) {
+  const fs::path presets_dir = a.preset_dir;
+  const auto names = preset_names(presets_dir);
+  if (a.list || a.names.empty()) {
+    for (auto& name : names) {
+      const Preset p = load_preset(presets_dir / (name + ".toml"));
+      std::cout << fmt::format("{:<18} {}\n{:<18} paper: {}\n", name, p.title, "", p.paper);
+    }
+    if (!a.list) std::cout << "nwnsim reproduce NAME [--quick]: run one (or 'all')\n";
+    return 0;
+  }
+  const std::vector<Preset> chosen = chosen_presets(a, presets_dir, names);
   check_output("--out", a.out_dir, OutputKind::Dir);  // the default is not checked by the parser
   const fs::path dir = a.out_dir;
   if (!a.dry_run) {
@@ -150,46 +207,9 @@ int run_reproduce(const ReproduceArgs& a) {
   int failed = 0;
   bool config_error = false;
   for (const Preset& p : chosen) {
-    const std::string prefix = (dir / p.name).string();
-    std::map<std::string, std::string> vars = {
-        {"{json}", prefix + ".json"}, {"{csv}", prefix + ".csv"}, {"{prefix}", prefix}};
-    Job job;
-    job.quiet = false;
-    for (auto& arg : p.command) job.args.push_back(substitute(arg, vars));  // e.g. --heatmap {prefix}.heat.csv
-    if (a.quick) job.args.insert(job.args.end(), p.quick.begin(), p.quick.end());
-    if (a.jobs > 0 && (p.command[0] == "sweep" || p.command[0] == "compare"))
-      job.args.insert(job.args.end(), {"-j", std::to_string(a.jobs)});
-    if (a.seeds > 1 && (p.command[0] == "sweep" || p.command[0] == "compare"))
-      job.args.insert(job.args.end(), {"--seeds", std::to_string(a.seeds)});
-    for (auto& o : p.outputs) job.args.insert(job.args.end(), {"--" + o, vars["{" + o + "}"]});
-    std::string line = "nwnsim";
-    for (auto& s : job.args) line += " " + s;
-    std::cout << "== " << p.name << ": " << p.title << (a.quick ? " (quick)" : "") << "\n$ " << line << "\n"
-              << std::flush;
-    if (a.dry_run) continue;
-    std::vector<Job> jobs{job};
-    run_jobs(jobs, 1, [](std::size_t) {});
-    if (jobs[0].exit_code != 0) {
-      std::cerr << fmt::format("reproduce: {} failed (exit {})\n", p.name, jobs[0].exit_code);
-      config_error |= jobs[0].exit_code == 2;
-      ++failed;
-      // A sweep or comparison whose points partly failed still wrote the
-      // others: the figure shows them (the preset still counts as failed).
-      const bool partial = jobs[0].exit_code == 1 &&
-                           std::find(p.outputs.begin(), p.outputs.end(), "json") != p.outputs.end() &&
-                           fs::exists(vars["{json}"]);
-      if (!partial) continue;
-      std::cerr << fmt::format("reproduce: {}: drawing the points that finished ({})\n", p.name, vars["{json}"]);
-    }
-    if (!p.plot.empty() && !a.no_plot) {
-      std::vector<std::string> plot;
-      for (auto& s : p.plot) plot.push_back(substitute(s, vars));
-      if (const std::string problem = run_plot_script(plot); !problem.empty()) {
-        std::cerr << "reproduce: the plot of " << p.name << " failed: " << problem << "\n";
-        ++failed;
-      }
-    }
-    std::cout << "written: " << prefix << ".*\n";
+    const PresetOutcome o = run_preset(a, p, dir);
+    failed += o.failed;
+    config_error |= o.config_error;
   }
   // A preset whose command has a config error (exit 2) makes reproduce exit 2.
   return config_error ? 2 : failed ? 1 : 0;

@@ -1,0 +1,140 @@
+#include "network_interface.hpp"
+
+#include <stdexcept>
+
+namespace nwn {
+
+NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int id, const EndpointParams& p,
+                                   const EndpointShared& shared)
+    : sc_module(name),
+      from_terminal("from_terminal"),
+      to_terminal("to_terminal"),
+      id_(id),
+      params_(p),
+      shared_(shared),
+      inject_(std::string(name) + ".inject", p.inject_link),
+      eject_(std::string(name) + ".eject", p.eject_link),
+      queue_{Ring<PacketExtension>(0), Ring<PacketExtension>(0)},  // grow when packets wait (models/ring.hpp)
+      credits_(p.vcs, p.router_buffer_depth_flits),
+      window_flits_on_vc_(p.vcs, 0) {
+  from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
+  inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
+  if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
+    const int buffer = p.vcs * p.eject_buffer_flits;
+    eject_.reserve_credits(buffer, buffer);
+  }
+  deliver_ext_ = new PacketExtension;
+  deliver_.set_extension(deliver_ext_);
+}
+
+void NetworkInterface::join(InterfaceGroup& group, LinkEnd& end, int local) {
+  group_ = &group;
+  local_ = local;
+  inject_.set_sender(&end, local);
+  eject_.set_receiver(&end, local);
+}
+
+std::uint64_t NetworkInterface::queued_flits() const {
+  std::uint64_t n = 0;
+  for (const auto& q : queue_)
+    for (std::size_t i = 0; i < q.size(); ++i) n += q.at(i).size_flits;
+  return n - sent_of_current_;
+}
+
+void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  const PacketExtension* ext = nullptr;
+  trans.get_extension(ext);
+  if (!ext) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  if (params_.message_classes > 1 && ext->cls >= params_.message_classes) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  queue_[params_.message_classes > 1 ? ext->cls : 0].push(*ext);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// Virtual cut-through takes a VC only when the whole packet fits; a message
+// class takes VCs of its own range. False: no VC has the credits yet.
+bool NetworkInterface::choose_vc(const PacketExtension& p) {
+  const int need = params_.wormhole ? 1 : p.size_flits;
+  const int per = params_.vcs / params_.message_classes, first = cur_ * per;
+  for (int i = 0; i < per; ++i) {
+    const int vc = first + (vc_pointer_ + i) % per;
+    if (credits_[vc] >= need) {
+      vc_ = vc;
+      vc_pointer_ = (vc - first + 1) % per;
+      return true;
+    }
+  }
+  return false;
+}
+
+void NetworkInterface::inject(Cycle now) {
+  if (sent_of_current_ == 0) cur_ = queue_[1].empty() ? 0 : 1;  // responses first, packet by packet
+  PacketExtension& p = queue_[cur_].front();
+  if (sent_of_current_ == 0) {
+    if (!choose_vc(p)) return;
+    p.injected_cycle = now;
+  }
+  if (credits_[vc_] <= 0) return;
+  const Flit f = packet_flit(p, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
+  --credits_[vc_];
+  if (p.traced) trace_inject(now);  // rebuilds the flit from the members, so nothing stays live for it
+  inject_.send(f, now);
+  if (f.tail) {
+    if (shared_.sink) group_->sink_dequeued(external_packet(p, now), cur_);
+    queue_[cur_].pop();
+    sent_of_current_ = 0;
+  } else {
+    ++sent_of_current_;
+  }
+}
+
+void NetworkInterface::receive(const Flit& f, Cycle now) {
+  if (f.dst != id_) throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) +
+                                           " for node " + std::to_string(f.dst) + " ejected at node " +
+                                           std::to_string(id_));
+  if (f.traced) trace_eject(now, f);
+  ++ejected_;
+  ++group_->ejected_flits;
+  const bool in_window = shared_.in_window(now);
+  if (in_window) {
+    ++window_ejected_;
+    ++window_flits_on_vc_[std::size_t(f.vc)];
+  }
+  if (!f.tail) return;
+  if (in_window) ++group_->window_ejected_packets;
+  PacketExtension& e = *deliver_ext_;
+  // A VC's flits arrive packet after packet: its count since the last tail is this packet's.
+  e.window_flits = window_flits_on_vc_[std::size_t(f.vc)];
+  window_flits_on_vc_[std::size_t(f.vc)] = 0;
+  delivered_packet(f, now, e);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  to_terminal->b_transport(deliver_, delay);
+  if (shared_.sink) group_->sink_delivered(external_packet(e, now), f.vc);
+  if (shared_.closed_loop) group_->source_delivered(f.src, now);
+}
+
+// Only flits with Flit::traced get here (cold, out of line).
+void NetworkInterface::trace_inject(Cycle now) {
+  const PacketExtension& p = queue_[cur_].front();
+  const Flit f = packet_flit(p, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
+  TraceHop hop;
+  hop.out_vc = vc_;
+  hop.link = &inject_;
+  hop.arrives = now + inject_.params().latency_cycles;
+  if (shared_.tracer) shared_.tracer->record(TraceEvent::Inject, now, f, basename(), hop);
+}
+
+void NetworkInterface::trace_eject(Cycle now, const Flit& f) {
+  TraceHop hop;
+  hop.in_vc = f.vc;
+  hop.link = &eject_;
+  hop.arrives = now;
+  if (shared_.tracer) shared_.tracer->record(TraceEvent::Eject, now, f, basename(), hop);
+}
+
+}  // namespace nwn

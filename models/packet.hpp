@@ -1,0 +1,83 @@
+// A packet as the terminals and network interfaces see it (the TLM
+// extension a Terminal hands its NetworkInterface), and the one place where
+// a packet's fields go into its flits and come back out of its tail.
+#pragma once
+#include <cstdint>
+
+#include <tlm>
+
+#include "flit.hpp"
+
+namespace nwn {
+
+struct PacketExtension : tlm::tlm_extension<PacketExtension> {
+  std::uint64_t packet_id = 0;
+  std::int32_t src = -1, dst = -1;
+  std::uint16_t size_flits = 1;
+  std::uint8_t cls = 0;
+  bool measured = false;
+  bool traced = false;
+  Cycle created_cycle = 0, injected_cycle = 0, delivered_cycle = 0;
+  std::uint32_t hops = 0;  // crossbar traversals of the head flit
+  std::uint16_t window_flits = 0;  // delivered: how many of its flits were ejected in the measurement window
+
+  tlm::tlm_extension_base* clone() const override { return new PacketExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const PacketExtension&>(other);
+  }
+};
+
+struct PacketSpec {
+  int dst = -1;
+  int size_flits = 1;
+  int cls = 0;
+};
+
+// What the sink of an embedding hears of an outside packet.
+struct ExternalPacket {
+  std::uint64_t packet_id = 0;
+  std::int32_t src = -1, dst = -1;
+  std::uint16_t size_flits = 1;
+  std::uint8_t cls = 0;
+  Cycle at = 0;  // the cycle it was delivered (or left its source queue)
+};
+
+// A flit of packet `p` on VC `vc` (-1: none yet): the fields every flit of
+// the packet carries, and whether it is the head or the tail.
+inline Flit packet_flit(const PacketExtension& p, int vc, bool head, bool tail) {
+  Flit f;
+  f.packet_id = p.packet_id;
+  f.created_cycle = p.created_cycle;
+  f.injected_cycle = p.injected_cycle;
+  f.src = p.src;
+  f.dst = p.dst;
+  f.vc = std::int16_t(vc);
+  f.packet_flits = p.size_flits;
+  f.cls = p.cls;
+  f.measured = p.measured;
+  f.traced = p.traced;
+  f.head = head;
+  f.tail = tail;
+  return f;
+}
+
+// The packet a tail flit closes, as its destination delivers it at `now`:
+// the fields packet_flit copied, and the hops the flits took.
+inline void delivered_packet(const Flit& tail, Cycle now, PacketExtension& e) {
+  e.packet_id = tail.packet_id;
+  e.src = tail.src;
+  e.dst = tail.dst;
+  e.size_flits = tail.packet_flits;
+  e.cls = tail.cls;
+  e.measured = tail.measured;
+  e.created_cycle = tail.created_cycle;
+  e.injected_cycle = tail.injected_cycle;
+  e.delivered_cycle = now;
+  e.hops = tail.hops;
+}
+
+inline ExternalPacket external_packet(const PacketExtension& p, Cycle at) {
+  return {p.packet_id, p.src, p.dst, p.size_flits, p.cls, at};
+}
+
+}  // namespace nwn
