@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -176,6 +177,47 @@ TEST(Statistics, HistogramPercentilesAndPerNodeSumsAgreeWithTheSummary) {
     EXPECT_LE(f[side]["jain_index"].get<double>(), 1.0) << side;
   }
   EXPECT_DOUBLE_EQ(f["by_destination"]["min_accepted_load"].get<double>(), res["accepted_min_node"].get<double>());
+}
+
+// A bimodal mix reports each packet size apart (results.size_classes): the
+// classes' packets, flits and accepted load add up to the run's, the
+// average latency is theirs weighted by packets, and --columns shows them.
+TEST(Statistics, SizeClassesOfABimodalMixAddUpToTheRun) {
+  const std::string j = temp_path("r.json");
+  const auto r = nwnsim("run " + kShort + "--set traffic.size_mix=bimodal --set traffic.load=0.5 --json " + j +
+                        " --columns lat-avg,size_classes.0.latency_avg,size_classes.1.accepted_load");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json res = json::parse(slurp(j))["results"];
+  ASSERT_TRUE(res["drained"].get<bool>());
+  const json& k = res["size_classes"];
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k[0]["packet_flits"], 1);
+  EXPECT_EQ(k[1]["packet_flits"], 5);
+  const auto packets = res["packets_measured"].get<std::uint64_t>();
+  std::uint64_t counted = 0, flits = 0;
+  double accepted = 0, latency_sum = 0;
+  for (const json& c : k) {
+    counted += c["packets_measured"].get<std::uint64_t>();
+    flits += c["window_flits"].get<std::uint64_t>();
+    accepted += c["accepted_load"].get<double>();
+    latency_sum += c["latency_avg"].get<double>() * c["packets_measured"].get<double>();
+    // Half the packets of each size (binomial: 4 standard deviations of thousands of packets).
+    EXPECT_NEAR(c["packets_measured"].get<double>() / double(packets), 0.5, 4 * 0.5 / std::sqrt(double(packets)));
+  }
+  EXPECT_GT(packets, 1000u);
+  EXPECT_EQ(counted, packets);
+  EXPECT_EQ(flits, res["window_activity"]["flits_ejected"].get<std::uint64_t>());
+  EXPECT_NEAR(accepted, res["accepted_load"].get<double>(), 1e-12);
+  EXPECT_NEAR(latency_sum / double(packets), res["latency_avg"].get<double>(), 1e-9);
+  // A 5-flit packet's tail leaves 4 flit times after its head.
+  EXPECT_GT(k[1]["latency_avg"].get<double>(), k[0]["latency_avg"].get<double>() + 4);
+  EXPECT_GE(k[1]["latency_p99"], k[1]["latency_p50"]);
+  EXPECT_GE(k[1]["latency_max"], k[1]["latency_p99"]);
+  EXPECT_NE(r.output.find("size_classes.1.accepted_load"), std::string::npos) << r.output;
+  // A fixed size has no classes.
+  const auto fixed = nwnsim("run " + kShort + "--set traffic.load=0.5 --json " + j);
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  EXPECT_FALSE(json::parse(slurp(j))["results"].contains("size_classes"));
 }
 
 // Past saturation the source queues grow without bound: the latency of the
