@@ -9,11 +9,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <toml++/toml.h>
 
 #include "sim/config.hpp"
 #include "sim_util.hpp"
@@ -317,6 +319,102 @@ TEST(Plots, ReproduceDrawsEveryPresetsFigure) {
                               "fig06-ur-r0", "fig06-ur-r256", "fig06-ur-r512"})
     for (const char* ext : {".png", ".pdf", ".svg"})
       EXPECT_TRUE(std::filesystem::exists(dir + "/" + f + ext)) << f + ext << "\n" << r.output;
+}
+
+// The presets of `reproduce` (configs/paper/, configs/topologies/): name,
+// and the figure files (without extension, in the output directory) their
+// plot writes, from the plot script and its arguments (the scripts'
+// docstrings). A preset without a plot has no figures.
+struct PresetFigures {
+  std::string name, title;
+  std::vector<std::string> plot, figures;
+};
+
+std::vector<PresetFigures> presets_of(const std::string& dir) {
+  std::vector<PresetFigures> out;
+  for (auto& e : std::filesystem::directory_iterator(std::string(NWNSIM_SOURCE_DIR) + "/" + dir)) {
+    if (e.path().extension() != ".toml") continue;
+    const toml::table t = toml::parse_file(e.path().string());
+    PresetFigures p;
+    p.name = e.path().stem().string();
+    p.title = t["title"].value_or(std::string());
+    if (const toml::array* a = t["plot"].as_array())
+      for (auto& s : *a) p.plot.push_back(s.value_or(std::string()));
+    const std::string script = p.plot.empty() ? "" : std::filesystem::path(p.plot[0]).filename().string();
+    if (script == "plot_sweep.py") p.figures = {p.name + "-latency", p.name + "-throughput"};
+    if (script == "plot_compare.py") p.figures = {p.name + "-energy", p.name + "-edp", p.name + "-edap"};
+    if (script == "plot_complexity.py") p.figures = {p.name + "-complexity"};
+    if (script == "plot_crossing.py") p.figures = {p.name + "-crossing"};
+    if (script == "plot_heatmap.py" && p.plot.size() > 2) {  // ROUTER, or ids comma-separated: PREFIX-rID each
+      std::istringstream ids(p.plot[2]);
+      std::vector<std::string> routers;
+      for (std::string id; std::getline(ids, id, ',');) routers.push_back(id);
+      for (auto& id : routers) p.figures.push_back(routers.size() == 1 ? p.name : p.name + "-r" + id);
+    }
+    out.push_back(p);
+  }
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.name < b.name; });
+  return out;
+}
+
+// Every preset draws its figure, except tables (title "Table ..."), which
+// draw none: a new preset without a plot, or with a script this test does
+// not know, fails here before anyone runs it.
+TEST(Plots, EveryPresetButATableHasAPlot) {
+  int tables = 0, plotted = 0;
+  for (const char* dir : {"configs/paper", "configs/topologies"}) {
+    for (const PresetFigures& p : presets_of(dir)) {
+      SCOPED_TRACE(std::string(dir) + "/" + p.name);
+      const bool table = p.title.rfind("Table", 0) == 0;
+      tables += table;
+      plotted += !p.plot.empty();
+      if (table) {
+        EXPECT_TRUE(p.plot.empty());
+        continue;
+      }
+      ASSERT_FALSE(p.plot.empty()) << "no plot entry: " << p.title;
+      EXPECT_TRUE(std::filesystem::exists(std::string(NWNSIM_SOURCE_DIR) + "/" + p.plot[0])) << p.plot[0];
+      EXPECT_FALSE(p.figures.empty()) << "a plot script the test does not know: " << p.plot[0];
+    }
+  }
+  EXPECT_EQ(tables, 1);  // table2
+  EXPECT_EQ(plotted, 27);
+}
+
+// `reproduce all --quick` of both preset directories (about an hour on 2
+// cores): every preset's figure exists afterwards, in PNG, PDF and SVG.
+// Known and open (docs/RESULTS.md, "Deadlock across routers (open)"):
+// fig18a's quick run has a point that wedges (hx05 at load 0.9, the stuck
+// report), so reproduce reports "fig18a failed" by name and exits 1, and
+// fig18a's figure is drawn from the points that finished. The test expects
+// exactly that failure: no other preset may fail, and once the deadlock is
+// cured this test fails until the expectation below is removed.
+TEST(PlotsLong, ReproduceAllQuickDrawsEveryPresetsFigure) {
+  const std::map<std::string, std::string> known_failure = {{"configs/paper", "fig18a"}};
+  for (const char* dir : {"configs/paper", "configs/topologies"}) {
+    SCOPED_TRACE(dir);
+    const std::string out = temp_path(std::filesystem::path(dir).filename().string());
+    std::filesystem::remove_all(out);
+    const auto r = nwnsim("reproduce all --quick -j 2 --presets " + std::string(NWNSIM_SOURCE_DIR) + "/" + dir +
+                          " --out " + out);
+    const auto known = known_failure.find(dir);
+    std::vector<std::string> failed;
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind("reproduce: ", 0) == 0 && line.find(" failed") != std::string::npos) failed.push_back(line);
+    if (known == known_failure.end()) {
+      EXPECT_EQ(r.exit_code, 0) << r.output;
+      EXPECT_TRUE(failed.empty()) << r.output;
+    } else {
+      EXPECT_EQ(r.exit_code, 1) << r.output;
+      ASSERT_EQ(failed.size(), 1u) << r.output;
+      EXPECT_EQ(failed[0].rfind("reproduce: " + known->second + " failed", 0), 0u) << failed[0];
+    }
+    for (const PresetFigures& p : presets_of(dir))
+      for (const std::string& f : p.figures)
+        for (const char* ext : {".png", ".pdf", ".svg"})
+          EXPECT_TRUE(std::filesystem::exists(out + "/" + f + ext)) << f + ext;
+  }
 }
 
 // A trace named in a config file is found next to the file, so the example
