@@ -244,9 +244,16 @@ void Terminal::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
 }
 
 Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
-                     PacketObserver* observer, const Clock& clock)
+                     PacketObserver* observer, const Clock& clock, const std::vector<bool>& local)
     : sc_module(name), workload_(workload), observer_(observer), clock_(clock) {
+  if (!local.empty() && local.size() != std::size_t(nodes))
+    throw std::logic_error("endpoints: a local flag for each of the nodes");
   for (int n = 0; n < nodes; ++n) {
+    if (!local.empty() && !local[std::size_t(n)]) {
+      terminals_.emplace_back();
+      nis_.emplace_back();
+      continue;
+    }
     terminals_.push_back(std::make_unique<Terminal>(("terminal" + std::to_string(n)).c_str(), n, observer));
     nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), n, p, this));
     terminals_[n]->to_ni.bind(nis_[n]->from_terminal);
@@ -268,8 +275,11 @@ Endpoints::~Endpoints() {
 void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
   if (!groups_.empty()) throw std::logic_error("endpoints: make_groups called twice");
   if (groups.empty()) {
-    groups.emplace_back(nis_.size());
-    for (std::size_t n = 0; n < nis_.size(); ++n) groups[0][n] = int(n);
+    groups.emplace_back();
+    for (std::size_t n = 0; n < nis_.size(); ++n)
+      if (nis_[n]) groups[0].push_back(int(n));
+    // A process whose share has routers and no node here has no group.
+    if (groups[0].empty() && std::any_of(nis_.begin(), nis_.end(), [](auto& ni) { return !ni; })) groups.clear();
   }
   if (groups.size() > 1 && !workload_->per_node())
     throw std::logic_error("endpoints: groups need a workload whose nodes run apart (per_node)");
@@ -277,7 +287,8 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
   const bool defer = groups.size() > 1;
   for (auto& nodes : groups) {
     for (std::size_t i = 0; i < nodes.size(); ++i)
-      if (nodes[i] < 0 || nodes[i] >= this->nodes() || group_of_[nodes[i]] || (i && nodes[i] <= nodes[i - 1]))
+      if (nodes[i] < 0 || nodes[i] >= this->nodes() || !has(nodes[i]) || group_of_[nodes[i]] ||
+          (i && nodes[i] <= nodes[i - 1]))
         throw std::logic_error("endpoints: groups must list each node once, in increasing order");
     groups_.push_back(std::make_unique<EndpointGroup>(this, std::move(nodes), defer));
     EndpointGroup* g = groups_.back().get();
@@ -289,10 +300,20 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
     }
   }
   for (std::size_t n = 0; n < nis_.size(); ++n)
-    if (!group_of_[n]) throw std::logic_error("endpoints: node " + std::to_string(n) + " is in no group");
+    if (nis_[n] && !group_of_[n]) throw std::logic_error("endpoints: node " + std::to_string(n) + " is in no group");
 }
 
-Link* Endpoints::inject_link(int node) { return nis_.at(node)->inject_link(); }
+namespace {
+// Only this process's nodes have links (Endpoints' `local`).
+template <typename Ni>
+Ni& here(const std::vector<std::unique_ptr<Ni>>& nis, int node) {
+  Ni* ni = nis.at(std::size_t(node)).get();
+  if (!ni) throw std::logic_error("endpoints: node " + std::to_string(node) + " is simulated by another process");
+  return *ni;
+}
+}  // namespace
+
+Link* Endpoints::inject_link(int node) { return here(nis_, node).inject_link(); }
 
 std::uint64_t Endpoints::inject_external(int node, const PacketSpec& spec, Cycle at) {
   NetworkInterface& ni = *nis_.at(std::size_t(node));
@@ -306,15 +327,22 @@ void Endpoints::release_ejection(int node, int vc, int flits, Cycle at) {
   group_of_[std::size_t(node)]->schedule_release(at, ni.local(), vc, flits);
 }
 
-Link* Endpoints::eject_link(int node) { return nis_.at(node)->eject_link(); }
+Link* Endpoints::eject_link(int node) { return here(nis_, node).eject_link(); }
 
 std::uint64_t Endpoints::queued_flits() const {
   std::uint64_t n = 0;
-  for (auto& ni : nis_) n += ni->queued_flits();
+  for (auto& ni : nis_)
+    if (ni) n += ni->queued_flits();
   return n;
 }
-std::uint64_t Endpoints::ejected_flits_of(int node) const { return nis_.at(node)->ejected(); }
-std::uint64_t Endpoints::window_ejected_flits_of(int node) const { return nis_.at(node)->window_ejected(); }
+std::uint64_t Endpoints::ejected_flits_of(int node) const {
+  const auto& ni = nis_.at(std::size_t(node));
+  return ni ? ni->ejected() : 0;
+}
+std::uint64_t Endpoints::window_ejected_flits_of(int node) const {
+  const auto& ni = nis_.at(std::size_t(node));
+  return ni ? ni->window_ejected() : 0;
+}
 
 EndpointGroup::EndpointGroup(Endpoints* owner, std::vector<int> nodes, bool defer)
     : owner_(owner), nodes_(std::move(nodes)), defer_(defer) {

@@ -257,17 +257,21 @@ class EndpointGroup final : public Clocked, public PacketObserver {
 
 class Endpoints : public sc_core::sc_module {
  public:
+  // `local`: the nodes this process simulates, one flag per node (a rank's
+  // share, sim/ranks.hpp); empty: all. The others are only numbers here:
+  // packet ids and destinations count them, nothing else exists of them.
   Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
-            PacketObserver* observer, const Clock& clock);
+            PacketObserver* observer, const Clock& clock, const std::vector<bool>& local = {});
   ~Endpoints() override;
 
   int nodes() const { return int(nis_.size()); }
+  bool has(int node) const { return nis_[std::size_t(node)] != nullptr; }
   Link* inject_link(int node);  // connect to the router input
   Link* eject_link(int node);   // connect to the router output
 
   // Splits the nodes into kernel components, once, before the simulation:
-  // `groups` lists every node once (each list in increasing order); empty:
-  // one group of all nodes. Several groups need a per_node() workload.
+  // `groups` lists every node here once (each list in increasing order);
+  // empty: one group of all nodes here. Several groups need a per_node() workload.
   void make_groups(std::vector<std::vector<int>> groups);
   const std::vector<std::unique_ptr<EndpointGroup>>& groups() const { return groups_; }
 
@@ -289,8 +293,8 @@ class Endpoints : public sc_core::sc_module {
   std::uint64_t created_flits() const { return sum(&EndpointGroup::created_flits); }
   std::uint64_t ejected_flits() const { return sum(&EndpointGroup::ejected_flits); }
   std::uint64_t queued_flits() const;  // created but not yet injected
-  std::uint64_t ejected_flits_of(int node) const;
-  // Flits each node ejected during the measurement window.
+  std::uint64_t ejected_flits_of(int node) const;  // 0 for a node not here
+  // Flits each node ejected during the measurement window (0: not here).
   std::uint64_t window_ejected_flits_of(int node) const;
   std::uint64_t window_created_flits() const { return sum(&EndpointGroup::window_created_flits); }
   std::uint64_t window_ejected_packets() const { return sum(&EndpointGroup::window_ejected_packets); }

@@ -160,21 +160,21 @@ void Kernel::cycle() {
     for (Link* l : s.outbox) l->publish();
     s.outbox.clear();
   }
+  if (exchange_) exchange_->after_publish();
   for (Clocked* c : all_) c->end_block();
 
   const Cycle next = now + cycles;
   last_cycle_ = next - 1;
   if (after_block_) after_block_(next);
-  for (Clocked* c : all_)
-    if (c->active(next)) {
-      scheduled_ = next;
-      next_trigger(clock_.delay(cycles));
-      return;
-    }
-  Cycle wake = kNever;
-  for (Clocked* c : all_) wake = std::min(wake, c->next_wake());
+  Cycle wake = next;
+  if (std::none_of(all_.begin(), all_.end(), [&](const Clocked* c) { return c->active(next); })) {
+    wake = kNever;
+    for (Clocked* c : all_) wake = std::min(wake, c->next_wake());
+  }
+  if (exchange_) wake = exchange_->agree_next(std::max(wake, next));
   scheduled_ = wake;
-  if (wake == kNever) next_trigger(wake_);
+  if (wake == next) next_trigger(clock_.delay(cycles));
+  else if (wake == kNever) next_trigger(wake_);
   else next_trigger(clock_.delay(wake - now), wake_);
 }
 

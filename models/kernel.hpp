@@ -56,6 +56,23 @@ class Clocked : public LinkEnd {
   virtual void end_block() {}
 };
 
+// Ranks (sim/exchange.hpp): the clusters of one network run in several
+// processes, each with a kernel of its own; their links to the other
+// processes' clusters end in stand-ins there. After every block, each
+// process hands over what its clusters sent across (after_publish) and all
+// agree on the next cycle any of them has work (agree_next), so every
+// process runs the same blocks, and sleeps only when all of them can.
+class BlockExchange {
+ public:
+  virtual ~BlockExchange() = default;
+  // After a block's sends are published: deliver what crossed to other
+  // processes, and publish what they sent here.
+  virtual void after_publish() = 0;
+  // The first cycle (>= the block's end) any process needs to run, given
+  // this one's (kNever: none, until an outside wake-up).
+  virtual Cycle agree_next(Cycle local) = 0;
+};
+
 class Kernel : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Kernel);
@@ -84,6 +101,9 @@ class Kernel : public sc_core::sc_module {
   // Called after every block with the next cycle, on the SystemC thread
   // (an embedding's watchdog); before the simulation starts.
   void set_after_block(std::function<void(Cycle)> f) { after_block_ = std::move(f); }
+  // Links to other processes (before the simulation starts): exchanged after
+  // every block, and the next cycle agreed with the other processes.
+  void set_exchange(BlockExchange* exchange) { exchange_ = exchange; }
   // The first cycle not yet evaluated.
   Cycle next_cycle() const { return last_cycle_ == kNever ? 0 : last_cycle_ + 1; }
 
@@ -114,6 +134,7 @@ class Kernel : public sc_core::sc_module {
   std::uint64_t evaluations_ = 0;
   sc_core::sc_event wake_;  // only wake_at notifies it
   std::function<void(Cycle)> after_block_;
+  BlockExchange* exchange_ = nullptr;
 
   // Worker threads wait for a cycle number, run their share, and report done.
   std::vector<std::thread> workers_;

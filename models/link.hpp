@@ -139,6 +139,14 @@ class DelayQueue {
   Cycle front_at() const { return slots_[head_ & (slots_.size() - 1)].at; }
   void pop() { ++head_; }
 
+  // The writer's side of a queue whose reader runs in another process
+  // (sim/exchange.hpp), between blocks: every published item, handed to
+  // `f` in order and removed.
+  template <typename F>
+  void take_published(F&& f) {
+    for (; head_ != visible_tail_; ++head_) f(slots_[head_ & (slots_.size() - 1)]);
+  }
+
   // Inspection between cycles: every item sent and not yet read.
   std::size_t size() const { return std::size_t(tail_ - head_); }
   const Timed& at(std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
@@ -223,6 +231,26 @@ class alignas(64) Link {
   void send_credit(int vc, Cycle now) {
     credits_.push(now + credit_latency_cycles_, vc, receiver_ == nullptr || receiver_->outbox == nullptr);
     if (!credits_dirty_) announce(receiver_, credits_dirty_);
+  }
+
+  // A link between processes (sim/exchange.hpp) has a copy in each: the
+  // sender's process sends on its copy and hands the flits over after each
+  // block (take_flits), the receiver's process puts them on its copy
+  // (put_flits), and the credits go the other way. Between blocks, on the
+  // kernel's thread; the far end of each copy is a stand-in, not a component.
+  using TimedFlit = DelayQueue<Flit>::Timed;
+  using TimedCredit = DelayQueue<int>::Timed;
+  template <typename F>
+  void take_flits(F&& f) { flits_.take_published(f); }
+  template <typename F>
+  void take_credits(F&& f) { credits_.take_published(f); }
+  void put_flits(const TimedFlit* items, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) flits_.push(items[i].at, items[i].item, true);
+    publish_flits();
+  }
+  void put_credits(const TimedCredit* items, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) credits_.push(items[i].at, items[i].item, true);
+    publish_credits();
   }
 
   // Makes this cycle's sends visible to the other ends (the kernel, between cycles).

@@ -24,7 +24,8 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
       global_(global),
       clock_(clock),
       vcs_(p.vcs),
-      message_classes_(std::max(1, p.message_classes)) {
+      message_classes_(std::max(1, p.message_classes)),
+      eject_vcs_(p.eject_vcs) {
   const SwitchDescription& d = org_.description;
   const auto external = router_input_mask(d);
   for (std::size_t s = 0; s < d.subswitches.size(); ++s) {
@@ -94,6 +95,11 @@ void Router::attach_output(int port, Link* link, int downstream_depth_flits) {
   link->set_sender(this, out_base_[a.ss] + a.port);
 }
 
+void Router::mark_terminal_output(int port) {
+  terminal_output_.resize(std::size_t(radix()), 0);
+  terminal_output_.at(std::size_t(port)) = 1;
+}
+
 void Router::flits_pending(int input) { pending_flits_.mark(input); }
 void Router::credits_pending(int output) { pending_credits_.mark(output); }
 
@@ -104,6 +110,7 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
   if (router_in >= 0) {
     global_->route(*this, router_in, head);
     if (message_classes_ > 1) narrow_to_class(head);
+    if (eject_vcs_ > 0) split_eject(head);
     if (!heatmap_.empty()) ++heatmap_[std::size_t(router_in) * radix() + head.router_out];
   }
   if (head.traced) return route_traced(subswitch, in_port, head);
@@ -118,6 +125,32 @@ void Router::narrow_to_class(Flit& head) const {
                            std::to_string(head.router_vc_hi) + " of the routing leave none for message class " +
                            std::to_string(head.cls) + " of " + std::to_string(message_classes_) +
                            " (router.vcs is too small for request/response)");
+  head.router_vc_lo = std::uint8_t(lo);
+  head.router_vc_hi = std::uint8_t(hi);
+}
+
+void Router::split_eject(Flit& head) const {
+  // Within the packet's message class [base, base + per): the last
+  // eject_vcs_ VCs only to packets for a terminal, the global routing's VCs
+  // scaled into the others for packets to other routers (its classes keep
+  // their order and stay apart). A packet for a terminal may take any VC of
+  // its class: the reserved ones are held only by such packets, which leave
+  // (a terminal always takes its flits), so it always gets one in the end.
+  // Where the organization splits a route's VCs into internal classes, that
+  // holds in the last class only: there it gets the reserved VCs alone.
+  const int per = vcs_ / message_classes_, base = head.cls * per, transit = per - eject_vcs_;
+  int lo, hi;
+  if (std::size_t(head.router_out) < terminal_output_.size() && terminal_output_[std::size_t(head.router_out)]) {
+    lo = org_.description.vc_classes > 1 ? base + transit : base;
+    hi = base + per - 1;
+  } else {
+    lo = base + (head.router_vc_lo - base) * transit / per;
+    hi = base + (head.router_vc_hi - base + 1) * transit / per - 1;
+  }
+  if (transit < 1 || hi < lo)
+    throw std::logic_error(name() + std::string(": network.eject_vcs = ") + std::to_string(eject_vcs_) +
+                           " leaves no VC for VCs " + std::to_string(head.router_vc_lo) + ".." +
+                           std::to_string(head.router_vc_hi) + " of the routing (check_config should have refused)");
   head.router_vc_lo = std::uint8_t(lo);
   head.router_vc_hi = std::uint8_t(hi);
 }

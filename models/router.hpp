@@ -40,6 +40,14 @@ struct RouterParams {
   // global routing picks VCs in [0, vcs) and class c gets them scaled into
   // [c*vcs/n, (c+1)*vcs/n), so the classes share no buffer (EndpointParams).
   int message_classes = 1;
+  // VCs reserved, in every message class, for packets to this router's own
+  // terminals (network.eject_vcs; 0: none), which may take the others too.
+  // Packets to another router get the others only, the global routing's VCs
+  // scaled into them. An internal channel
+  // that carries packets both to a global port and to a terminal can
+  // otherwise close a cycle through two routers (docs/RESULTS.md, "Deadlock
+  // across routers").
+  int eject_vcs = 0;
 };
 
 // Activity counters of one router, in the order of its description's
@@ -58,6 +66,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   int id() const { return id_; }
   GlobalRouting* global_routing() const { return global_; }
   int radix() const { return int(org_.description.inputs.size()); }
+  int eject_vcs() const { return eject_vcs_; }
   const SwitchDescription& description() const { return org_.description; }
   const std::vector<std::unique_ptr<Subswitch>>& subswitches() const { return subswitches_; }
   const std::vector<std::unique_ptr<Link>>& internal_links() const { return internal_; }
@@ -65,6 +74,8 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   // External channels. downstream_depth_flits = 0: the far end always accepts.
   void attach_input(int port, Link* link);
   void attach_output(int port, Link* link, int downstream_depth_flits);
+  // Router output `port` leads to a terminal (RouterParams::eject_vcs).
+  void mark_terminal_output(int port);
 
   // Kernel interface.
   bool active(Cycle) const override { return busy_ || pending_flits_.count() > 0 || pending_credits_.count() > 0; }
@@ -92,6 +103,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   // route() for a packet chosen for debug tracing: also records the decision.
   [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
   void narrow_to_class(Flit& head) const;
+  void split_eject(Flit& head) const;
   struct PortRef {
     std::uint32_t ss, port;
   };
@@ -110,7 +122,8 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   PendingInputs pending_credits_;  // flattened subswitch outputs
   bool busy_ = false;  // a buffer held flits after the last tick
   int weight_ = 1;
-  int vcs_ = 1, message_classes_ = 1;
+  int vcs_ = 1, message_classes_ = 1, eject_vcs_ = 0;
+  std::vector<char> terminal_output_;  // per router output port
   std::vector<std::uint64_t> heatmap_;
 };
 

@@ -24,6 +24,7 @@
 #include "network.hpp"
 #include "process.hpp"
 #include "provenance.hpp"
+#include "ranks_report.hpp"
 #include "report.hpp"
 #include "seeds.hpp"
 
@@ -95,17 +96,18 @@ std::vector<std::string> expand_values(const std::string& what, const std::strin
   return out;
 }
 
-// Heatmap CSV: one row per (router, input port, output port) with packets.
+// Heatmap CSV: one row per (router, input port, output port) with packets;
+// under ranks, every rank's routers in router order, on rank 0.
 std::string heatmap_csv(const Network& net) {
-  std::string out = csv_provenance_line() + "router,input,output,packets\n";
+  std::string rows;
   for (auto& r : net.routers()) {
     const auto& h = r->heatmap();
     const int k = r->radix();
     for (int i = 0; i < k; ++i)
       for (int o = 0; o < k; ++o)
-        if (!h.empty() && h[std::size_t(i) * k + o]) out += fmt::format("{},{},{},{}\n", r->id(), i, o, h[std::size_t(i) * k + o]);
+        if (!h.empty() && h[std::size_t(i) * k + o]) rows += fmt::format("{},{},{},{}\n", r->id(), i, o, h[std::size_t(i) * k + o]);
   }
-  return out;
+  return csv_provenance_line() + "router,input,output,packets\n" + rows_in_router_order(net.ranks(), rows);
 }
 
 // The first line run prints: the router or network and the traffic.
@@ -190,10 +192,53 @@ struct RunDebugArgs {
   bool progress = false;
 };
 
+// run --emit slurm --ranks R: a job that runs this point over R MPI ranks.
+struct RunJobArgs {
+  std::string emit;
+  int ranks = 0;
+  double mem_per_rank_mb = 0;
+};
+
+// The sbatch script of `job` on stdout (sim/ranks_report.hpp).
+int cmd_run_emit(const ConfigArgs& ca, const std::vector<std::pair<std::string, std::string>>& outputs,
+                 const RunJobArgs& job) {
+  if (job.ranks < 1) throw ConfigError("run error: --emit slurm needs --ranks R (the MPI ranks of the job)");
+  const Config cfg = load_config(ca);
+  RankJob j;
+  j.ranks = job.ranks;
+  j.mem_per_rank_mb = job.mem_per_rank_mb;
+  // The job may start elsewhere: files by their absolute paths.
+  j.run_args = config_child_args(ca);
+  if (!ca.file.empty()) j.run_args[0] = fs::absolute(ca.file).string();
+  for (auto& [flag, path] : outputs)
+    if (!path.empty()) j.run_args.insert(j.run_args.end(), {flag, fs::absolute(path).string()});
+  std::cout << rank_job_script(cfg, j);
+  return 0;
+}
+
+int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
+                  const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
+                  const std::vector<std::string>& columns, Ranks& ranks);
+
+// Under mpirun every rank runs this; without, the one process.
 int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
             const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
-            const std::vector<std::string>& columns, const SeedArgs& sa) {
-  if (sa.seeds > 1) {
+            const std::vector<std::string>& columns, const SeedArgs& sa, const RunJobArgs& job) {
+  if (!job.emit.empty())
+    return cmd_run_emit(ca, {{"--json", json_path}, {"--csv", csv_path}, {"--perf-json", perf_path}, {"--heatmap", debug.heatmap}},
+                        job);
+  if (job.ranks > 0) throw ConfigError("run error: --ranks goes with --emit slurm (a job's ranks); to run over ranks "
+                                       "here, start nwnsim with mpirun -np R");
+  Ranks& ranks = process_ranks();
+  return run_on_ranks(ranks, [&] {
+    if (sa.seeds > 1 && ranks.distributed())
+      throw RanksFailed(2,
+                        std::make_exception_ptr(ConfigError(fmt::format(
+                            "run error: --seeds {} under mpirun: the seeds run in child processes of one nwnsim; run "
+                            "each seed over the ranks with --set sim.seed=S",
+                            sa.seeds))),
+                        ranks.root());
+    if (sa.seeds <= 1) return cmd_run_ranks(ca, json_path, csv_path, perf_path, quiet, debug, columns, ranks);
     for (auto& [flag, given] : {std::pair<const char*, bool>{"--perf-json", !perf_path.empty()},
                                 {"--heatmap", !debug.heatmap.empty()}, {"--trace-packets", !debug.trace_packets.empty()},
                                 {"--vcd", !debug.vcd.empty()}, {"--trace-rtl", !ca.trace_rtl.empty()}})
@@ -202,7 +247,14 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
                                       "(leave out --seeds)",
                                       flag, sa.seeds));
     return cmd_run_seeds(ca, json_path, csv_path, quiet, columns, sa);
-  }
+  });
+}
+
+// One run on `ranks` (one process without mpirun): every rank simulates its
+// share, rank 0 writes and prints.
+int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
+                  const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
+                  const std::vector<std::string>& columns, Ranks& ranks) {
   Config cfg = load_config(ca);
   const std::string& heatmap_path = debug.heatmap;
   if (!heatmap_path.empty()) cfg.set("sim.heatmap", "true", "--heatmap");
@@ -211,13 +263,20 @@ int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::strin
   // Output files named in the config, checked before simulating like the flags.
   for (const char* key : {"sim.packet_trace_file", "sim.vcd_file", "router.rtl_trace_file"})
     if (!cfg.get_string(key).empty()) check_output(key, cfg.get_string(key), OutputKind::File);
-  show_progress(!quiet && (debug.progress || isatty(2)));
+  show_progress(!quiet && ranks.root() && (debug.progress || isatty(2)));
   PerfResult perf;
   int nodes = 0;
-  RunResult r = run_experiment(cfg, perf_path.empty() ? nullptr : &perf, [&](const Network& net) {
-    nodes = net.endpoints().nodes();
-    if (!heatmap_path.empty()) write_file(heatmap_path, heatmap_csv(net));
-  });
+  RunResult r = run_experiment(
+      cfg, perf_path.empty() && !(debug.progress && ranks.distributed()) ? nullptr : &perf,
+      [&](const Network& net) {
+        nodes = net.endpoints().nodes();
+        if (heatmap_path.empty()) return;
+        const std::string csv = heatmap_csv(net);
+        if (ranks.root()) write_file(heatmap_path, csv);
+      },
+      ranks);
+  if (!ranks.root()) return 0;
+  if (debug.progress && ranks.distributed()) std::cerr << rank_report(perf);
   json out;
   out["nwnsim"] = "run";
   out["provenance"] = provenance(&cfg);
@@ -294,7 +353,7 @@ std::vector<std::string> config_differences(const json& was, const json& now, co
 // Keys that cannot change a result: the same config and seed give the same
 // results on any number of threads, so a stored point is reused whatever
 // thread count ran it.
-const std::vector<std::string> kResultNeutralKeys = {"sim.threads"};
+const std::vector<std::string> kResultNeutralKeys = {"sim.threads", "sim.partition"};
 
 std::string joined(const std::vector<std::string>& items) {
   std::string s;
@@ -891,6 +950,15 @@ int run_command(int argc, char** argv) {
                                 "write the path of the packets chosen by sim.packet_trace_ids / "
                                 "sim.packet_trace_every, event by event (sim.packet_trace_file)"))
       ->type_name("FILE");
+  RunJobArgs run_job;
+  run->add_option("--emit", run_job.emit,
+                  "slurm: print an sbatch script that runs this point over --ranks MPI ranks (memory per rank "
+                  "measured by building the largest rank's share here; docs/SCALING.md)")
+      ->check(CLI::IsMember({"slurm"}));
+  run->add_option("--ranks", run_job.ranks, "MPI ranks of the job --emit writes")->check(CLI::Range(1, 1 << 20));
+  run->add_option("--mem-per-rank", run_job.mem_per_rank_mb,
+                  "with --emit: memory per rank in MB instead of measuring it")
+      ->check(CLI::Range(1.0, 1e9));
   output_option(run->add_option("--vcd", run_debug.vcd,
                                 "write a VCD of router sim.vcd_router's channel and buffer occupancy over cycles "
                                 "sim.vcd_from .. +sim.vcd_cycles (sim.vcd_file)"))
@@ -952,7 +1020,7 @@ int run_command(int argc, char** argv) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
     }
     if (*run) return cmd_run(run_cfg, run_json, run_csv, run_perf, run_quiet, run_debug,
-                             parse_columns(run_columns, "--columns"), run_seeds);
+                             parse_columns(run_columns, "--columns"), run_seeds, run_job);
     if (*sweep) {
       sw.loads_given = loads->count() > 0;
       return cmd_sweep(sw);

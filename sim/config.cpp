@@ -48,6 +48,10 @@ std::vector<KeySpec> base_schema() {
       {"sim.block_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
        "cycle blocks: each router with its terminals runs up to this many cycles in a row (0: as many as the shortest "
        "router-to-router channel allows; 1: off); results are identical for any value"},
+      {"sim.partition", V::String, "contiguous", 0, 0, fixed({"contiguous", "groups"}), "",
+       "under mpirun, how the ranks split the routers (each with its terminals): contiguous (router-id ranges of "
+       "about equal weight) or groups (the topology's own: Dragonfly groups, fat-tree pods); results are identical "
+       "for any value and rank count (docs/SCALING.md)"},
       {"sim.clock_ghz", V::Float, "5", 0.001, 1000, nullptr, "GHz", "datapath clock (the paper: 5 GHz)"},
       {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",
        "count packets from each input port to each output port of every router (run --heatmap FILE)"},
@@ -79,6 +83,12 @@ std::vector<KeySpec> base_schema() {
        "routings of the family graph (every topology but single, fclos and hyperx): true splits router.vcs into the "
        "routing's deadlock-free VC classes (hop-indexed, dateline) and checks that there are enough; false lets every packet use every VC, for deadlock studies: a network "
        "that wedges ends with exit code 3 and a stuck-network report"},
+      {"network.eject_vcs", V::Int, "0", 0, 255, nullptr, "VCs",
+       "VCs reserved at every router (in each message class) for packets to its own terminals, which may take the "
+       "others too; packets to another router get the others only (the routing's VC classes scaled into them). 0: "
+       "every packet on the routing's VCs. "
+       "1 or more breaks the cycle through two routers that an internal channel shared by packets to a global port "
+       "and packets to a terminal can close (docs/RESULTS.md, \"Deadlock across routers\"); networks only"},
       {"network.link_latency_cycles", V::Int, "10", 1, 1e6, nullptr, "cycles",
        "router-to-router channel latency, port to port (SerDes, sync, propagation)"},
       {"network.credit_latency_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
@@ -620,9 +630,38 @@ ClassVcs class_vcs(const Config& cfg) {
 }
 }  // namespace
 
+namespace {
+// network.eject_vcs: the router (Router::split_eject) scales each routing
+// class's VCs into the VCs left to packets for other routers. Replays that
+// scaling for both ways routings lay out their classes (c * vcs / classes,
+// and c * (vcs / classes)) and refuses a class left with fewer VCs than the
+// organization's internal classes.
+void check_eject_vcs(const Config& cfg, int classes, int inner, const ClassVcs& v, const std::string& routing) {
+  const int eject = int(cfg.get_int("network.eject_vcs"));
+  if (eject == 0) return;
+  const int vcs = int(cfg.get_int("router.vcs")), per = v.vcs, transit = per - eject;
+  int fewest = transit;
+  for (int c = 0; c < classes && transit > 0; ++c) {
+    for (const auto& [lo, hi] : {std::pair<int, int>{c * vcs / classes, (c + 1) * vcs / classes - 1},
+                                std::pair<int, int>{c * (vcs / classes), (c + 1) * (vcs / classes) - 1}}) {
+      const int lo1 = lo * per / vcs, hi1 = (hi + 1) * per / vcs - 1;  // message class 0
+      fewest = std::min(fewest, (hi1 + 1) * transit / per - lo1 * transit / per);
+    }
+  }
+  if (eject < inner || transit < 1 || fewest < inner)
+    throw ConfigError(fmt::format(
+        "config error: network.eject_vcs = {}: {} leaves {} VCs to packets for other routers, which {} splits into "
+        "{} classes{} ({} VCs the fewest), and router.org = {} needs {} VCs in each (internal classes), the eject "
+        "VCs included; allowed: network.eject_vcs from {} with router.vcs large enough, or 0",
+        eject, v.text, std::max(0, transit), routing, classes, v.classes > 1 ? " per message class" : "",
+        std::max(0, fewest), cfg.get_string("router.org"), inner, inner));
+}
+}  // namespace
+
 void check_route_vcs(const Config& cfg, int classes, const std::string& routing) {
   const ClassVcs v = class_vcs(cfg);
   const int inner = config_organization(cfg).description.vc_classes;
+  check_eject_vcs(cfg, classes, inner, v, routing);
   if (v.vcs / classes < inner) {
     const std::string factors = v.classes > 1 ? fmt::format("{} x {} x {}", v.classes, classes, inner)
                                               : fmt::format("{} x {}", classes, inner);
@@ -636,6 +675,11 @@ void check_route_vcs(const Config& cfg, int classes, const std::string& routing)
 
 void check_config(const Config& cfg) {
   const std::string& topology = cfg.get_string("network.topology");
+  if (const auto eject = cfg.get_int("network.eject_vcs"); eject > 0 && topology == "single")
+    throw ConfigError(fmt::format("config error: network.eject_vcs = {}: a network.topology = single router has no "
+                                  "router-to-router channel, every packet is for a terminal (allowed: 0, or a "
+                                  "network of routers)",
+                                  eject));
   const std::string& routing = cfg.get_string("network.routing");
   const std::vector<std::string> routings = topology_routings(topology);
   if (!routings.empty() && std::find(routings.begin(), routings.end(), routing) == routings.end())

@@ -126,10 +126,13 @@ TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc
   }
   in_flight_.resize(nodes_.size());
   tracer_ = attach_packet_tracer(cfg_, *net_);
-  vcd_ = make_occupancy_vcd(cfg_, *net_);
+  vcd_ = make_occupancy_vcd(cfg_, *net_, true);
   // Blocks of up to embed.lookahead_cycles (1: outside calls may name any
-  // next cycle), with no end ahead: sc_start decides.
-  net_->start(run_threads(cfg_, tracer_ != nullptr), int(cfg_.get_int("embed.lookahead_cycles")));
+  // next cycle), with no end ahead: sc_start decides. What needs every
+  // cycle in order (the VCD's samples, a packet trace, Verilated
+  // allocators) runs cycle by cycle, as in standalone runs.
+  net_->start(run_threads(cfg_, tracer_ != nullptr),
+              run_block_cycles(cfg_, tracer_ != nullptr, vcd_ != nullptr, int(cfg_.get_int("embed.lookahead_cycles"))));
   net_->kernel()->set_half_period_phase();
   net_->kernel()->set_horizon(kNever);
   watchdog_ = Watchdog(Cycle(cfg_.get_int("sim.watchdog_cycles")));
@@ -328,11 +331,18 @@ void TlmNetwork::b_transport(int src, tlm::tlm_generic_payload& gp, sc_core::sc_
   if (!admit(src, gp, *t)) return finish(t);
   Node& node = *nodes_[std::size_t(src)];
   // Backpressure: wait (in simulated time) for room in the source queue.
-  while (node.accepted >= queue_limit_) {
-    ++node.space_waiters;
-    sc_core::wait(node.space);
-    --node.space_waiters;
-    delay = sc_core::SC_ZERO_TIME;
+  // The initiator's local time stands: a quantum keeper's initiator running
+  // ahead of the time room appeared keeps the rest of its offset, and its
+  // packet is created at the later of the two.
+  if (node.accepted >= queue_limit_) {
+    const sc_core::sc_time local = sc_core::sc_time_stamp() + delay;
+    while (node.accepted >= queue_limit_) {
+      ++node.space_waiters;
+      sc_core::wait(node.space);
+      --node.space_waiters;
+    }
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    delay = local > now ? local - now : sc_core::SC_ZERO_TIME;
   }
   accept(src, t, cycle_at(delay));
   if (posted_) {
@@ -358,6 +368,7 @@ tlm::tlm_sync_enum TlmNetwork::nb_transport_fw(int src, tlm::tlm_generic_payload
       return tlm::TLM_COMPLETED;
     }
     end_response(src, delay);
+    try_deliver_response(src);  // the node's next response waited for this END_RESP
     return tlm::TLM_COMPLETED;
   }
   if (phase != tlm::BEGIN_REQ) {
@@ -460,6 +471,13 @@ void TlmNetwork::try_deliver_request(int n) {
     switch ((*node.initiator)->nb_transport_fw(*t->gp, phase, delay)) {
       case tlm::TLM_ACCEPTED: break;  // END_REQ or BEGIN_RESP comes on the backward path
       case tlm::TLM_UPDATED:
+        if (phase != tlm::END_REQ && phase != tlm::BEGIN_RESP) {
+          SC_REPORT_ERROR(kMsgType, fmt::format("{}: the target of initiator({}) answered BEGIN_REQ with TLM_UPDATED "
+                                                "and phase {} (allowed: END_REQ, BEGIN_RESP)",
+                                                name(), n, phase.get_name())
+                                        .c_str());
+          return;
+        }
         target_accepted(n, delay, phase == tlm::BEGIN_RESP);
         if (phase == tlm::BEGIN_RESP) {
           tlm::tlm_generic_payload& gp = *t->gp;  // t may finish in target_responded

@@ -16,8 +16,14 @@
 // before every call that could still name it, so results do not depend on
 // process order, and they are bit-identical on any sim.threads. An idle
 // network costs nothing: the kernel sleeps until the next injection.
-// Outside calls may come at any time, so the kernel runs one cycle at a
-// time (no cycle blocks; see "Lookahead" in docs/EMBEDDING.md).
+// Lookahead (embed.lookahead_cycles, docs/EMBEDDING.md): at 1, the default,
+// an outside call may name the very next cycle, so the kernel runs one
+// cycle at a time; at L > 1 it runs blocks of up to L cycles (bounded by the
+// links between routers) ahead of SystemC time, and a call naming a cycle
+// already run enters at the first cycle not yet run (at most block - 1
+// cycles late). The occupancy VCD, a packet trace and Verilated allocators
+// need every cycle in order: with any of them the kernel runs one cycle at
+// a time whatever L.
 //
 // Protocol (embed.protocol):
 // - request_response: the initiator's transaction travels to the target node
@@ -32,7 +38,9 @@
 //
 // Backpressure: a node accepts up to embed.source_queue_packets transactions
 // it has not yet injected; beyond that END_REQ is withheld (AT) or
-// b_transport waits (LT). A node delivers one transaction at a time to its
+// b_transport waits (LT: the packet is then created at the later of the
+// initiator's local time and the time room appeared, and the returned delay
+// keeps the rest of the initiator's offset). A node delivers one transaction at a time to its
 // target and holds the packet's flits (no credits to the router) until the
 // target's END_REQ (or BEGIN_RESP): a target that stalls backs the network up.
 #pragma once

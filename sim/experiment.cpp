@@ -7,10 +7,12 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "exchange.hpp"
 #include "network.hpp"
 #include "network_power.hpp"
 #include "occupancy_vcd.hpp"
@@ -76,6 +78,10 @@ nlohmann::ordered_json PerfResult::to_json() const {
   j["threads"] = threads;
   j["block_cycles"] = block_cycles;
   j["huge_pages"] = huge_pages_requested();
+  if (ranks > 1) {
+    j["ranks"] = ranks;
+    j["per_rank"] = per_rank;
+  }
   return j;
 }
 
@@ -135,20 +141,29 @@ class Runner {
               << std::flush;
   }
 
+  // Under ranks, on the sums and maxima over all ranks: every rank sees the
+  // same figures and takes the same decision.
   void check() {
     Endpoints& e = net_.endpoints();
-    const std::uint64_t in_flight = e.created_flits() - e.ejected_flits() - e.queued_flits();
+    Ranks& ranks = net_.ranks();
+    // Modulo 2^64: a rank may have ejected more than it created.
+    std::uint64_t counts[2] = {e.created_flits() - e.ejected_flits() - e.queued_flits(),
+                               net_.flit_hops() + e.ejected_flits()};
+    ranks.sum(counts, 2);
+    const std::uint64_t in_flight = counts[0];
     watchdog_.check(
-        now(), net_.flit_hops() + e.ejected_flits(), in_flight, [&] { return net_.pending_until(); },
+        now(), counts[1], in_flight, [&] { return ranks.max(net_.pending_until()); },
         [&] {
           std::ostringstream os;
           net_.report_stuck(os);
+          std::uint64_t length = 0;
+          std::string report = gather_text(ranks, os.str(), &length);
           // Flits counted in the network that no buffer or channel holds
           // were lost: not a deadlock (exit 3 always names what is stuck).
-          if (os.str().empty())
+          if (length == 0)
             throw ConservationError("flit conservation violated: " + std::to_string(in_flight) +
                                     " flit(s) counted in the network, none in any buffer or channel");
-          return os.str();
+          return report;
         });
   }
 
@@ -165,7 +180,8 @@ class Runner {
 }  // namespace
 
 nlohmann::ordered_json bisection_crossing(const Network& net) {
-  std::uint64_t packets = 0, crossing = 0;
+  std::uint64_t counts[2] = {0, 0};
+  std::uint64_t &packets = counts[0], &crossing = counts[1];
   for (auto& router : net.routers()) {
     const int k = router->radix();
     const auto& h = router->heatmap();
@@ -176,6 +192,7 @@ nlohmann::ordered_json bisection_crossing(const Network& net) {
         if ((in < k / 2) != (out < k / 2)) crossing += n;
       }
   }
+  net.ranks().sum(counts, 2);
   nlohmann::ordered_json j;
   j["packets"] = packets;
   j["bisection_crossing"] = crossing;
@@ -235,19 +252,59 @@ struct ChannelCounts {
 
 ChannelCounts channel_counts(Network& net) {
   ChannelCounts c;
+  c.router_ports.resize(std::size_t(net.router_count()));
   for (auto& r : net.routers()) {
-    std::vector<std::uint64_t> ports;
+    std::vector<std::uint64_t>& ports = c.router_ports.at(std::size_t(r->id()));
     for (const PortAttachment& a : r->description().outputs) {
       const Link* l = r->subswitches()[a.ss]->output_link(a.port);
       ports.push_back(l ? l->flits_sent() : 0);
     }
-    c.router_ports.push_back(std::move(ports));
   }
-  for (int n = 0; n < net.endpoints().nodes(); ++n) {
-    c.inject.push_back(net.endpoints().inject_link(n)->flits_sent());
-    c.eject.push_back(net.endpoints().eject_link(n)->flits_sent());
+  const Endpoints& e = net.endpoints();
+  c.inject.assign(std::size_t(e.nodes()), 0);
+  c.eject.assign(std::size_t(e.nodes()), 0);
+  for (int n = 0; n < e.nodes(); ++n) {
+    if (!e.has(n)) continue;
+    c.inject[std::size_t(n)] = net.endpoints().inject_link(n)->flits_sent();
+    c.eject[std::size_t(n)] = net.endpoints().eject_link(n)->flits_sent();
   }
+  Ranks& ranks = net.ranks();
+  if (!ranks.distributed()) return c;
+  // Every router of a graph network has the same ports.
+  const std::size_t ports = std::size_t(ranks.max(net.routers().front()->description().outputs.size()));
+  std::vector<std::uint64_t> flat(c.router_ports.size() * ports, 0);
+  for (std::size_t r = 0; r < c.router_ports.size(); ++r)
+    std::copy(c.router_ports[r].begin(), c.router_ports[r].end(), flat.begin() + std::ptrdiff_t(r * ports));
+  ranks.sum(flat);
+  for (std::size_t r = 0; r < c.router_ports.size(); ++r)
+    c.router_ports[r].assign(flat.begin() + std::ptrdiff_t(r * ports), flat.begin() + std::ptrdiff_t((r + 1) * ports));
+  ranks.sum(c.inject);
+  ranks.sum(c.eject);
   return c;
+}
+
+// Activity summed over the routers of every rank.
+RouterActivity total_activity(const Network& net) {
+  RouterActivity a = net.activity();
+  Ranks& ranks = net.ranks();
+  if (!ranks.distributed()) return a;
+  std::vector<std::uint64_t> flat;
+  for (const SubswitchActivity& s : a.subswitches) flat.insert(flat.end(), {s.buffer_writes, s.buffer_reads, s.crossbar_flits});
+  flat.insert(flat.end(), a.channel_flits.begin(), a.channel_flits.end());
+  ranks.sum(flat);
+  for (std::size_t i = 0; i < a.subswitches.size(); ++i)
+    a.subswitches[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+  std::copy(flat.begin() + std::ptrdiff_t(3 * a.subswitches.size()), flat.end(), a.channel_flits.begin());
+  return a;
+}
+
+// Flits each node ejected in the window, over all ranks.
+std::vector<std::uint64_t> window_ejected_by_node(const Network& net) {
+  const Endpoints& e = net.endpoints();
+  std::vector<std::uint64_t> flits(std::size_t(e.nodes()), 0);
+  for (int n = 0; n < e.nodes(); ++n) flits[std::size_t(n)] = e.window_ejected_flits_of(n);
+  net.ranks().sum(flits);
+  return flits;
 }
 
 // Utilization between two counts over `window` cycles: the fraction of the
@@ -298,8 +355,7 @@ void summarize_distributions(const Network& net, Cycle now, RunResult& r) {
   r.latency_histogram = histogram_json(s.latency);
   const double capacity = double(r.window_cycles) / net.serialization_cycles();  // flits per node in the window
   if (!s.window_flits_by_source().empty() && r.window_cycles > 0) {
-    std::vector<std::uint64_t> by_destination(std::size_t(nodes), 0);
-    for (int n = 0; n < nodes; ++n) by_destination[std::size_t(n)] = e.window_ejected_flits_of(n);
+    const std::vector<std::uint64_t> by_destination = window_ejected_by_node(net);
     r.fairness["capacity_flits_per_node"] = capacity;
     r.fairness["by_source"] = per_node_json(s.window_flits_by_source(), capacity);
     r.fairness["by_destination"] = per_node_json(by_destination, capacity);
@@ -397,14 +453,114 @@ int run_threads(const Config& cfg, bool packet_trace) {
   return cfg.get_string("router.allocator_impl") == "rtl" || packet_trace ? 1 : int(cfg.get_int("sim.threads"));
 }
 
-RunResult run_experiment(const Config& cfg, PerfResult* perf, const std::function<void(const Network&)>& inspect) {
-  std::unique_ptr<Network> net = make_network(cfg, clock_from(cfg));
+int run_block_cycles(const Config& cfg, bool packet_trace, bool vcd, int blocks) {
+  return cfg.get_string("router.allocator_impl") == "rtl" || packet_trace || vcd ? 1 : blocks;
+}
+
+int exit_code_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const RanksFailed& e) {
+    return e.code;
+  } catch (const ConfigError&) {
+    return 2;
+  } catch (const std::invalid_argument&) {
+    return 2;
+  } catch (const DeadlockError&) {
+    return 3;
+  } catch (const ConservationError&) {
+    return 4;
+  } catch (...) {
+    return 1;
+  }
+}
+
+namespace {
+
+// Every rank built its share, or all stop: the highest exit code wins, and
+// one rank reports (rank 0 if it failed, else the lowest that did).
+void agree_on_build(Ranks& ranks, const std::exception_ptr& error) {
+  const std::uint64_t n = std::uint64_t(ranks.size());
+  std::uint64_t v[3] = {error ? std::uint64_t(exit_code_of(error)) : 0, error ? std::uint64_t(ranks.rank()) : n, 0};
+  ranks.max(v, 1);
+  ranks.min(v + 1, 1);
+  if (v[0] == 0) return;
+  throw RanksFailed(int(v[0]), error, error && v[1] == std::uint64_t(ranks.rank()));
+}
+
+}  // namespace
+
+RunResult run_experiment(const Config& cfg, PerfResult* perf, const std::function<void(const Network&)>& inspect,
+                         Ranks& ranks) {
+  std::unique_ptr<Network> net;
+  if (!ranks.distributed()) {
+    net = make_network(cfg, clock_from(cfg));
+  } else {
+    std::exception_ptr error;
+    try {
+      net = make_network(cfg, clock_from(cfg), ranks);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    agree_on_build(ranks, error);
+  }
   RunResult r = run_network(cfg, *net, perf);
   if (inspect) inspect(*net);
   return r;
 }
 
+int run_on_ranks(Ranks& ranks, const std::function<int()>& command) {
+  if (!ranks.distributed()) return command();
+  try {
+    return command();
+  } catch (const RanksFailed& e) {
+    ranks.set_failure_agreed();
+    if (e.report && e.error) std::rethrow_exception(e.error);
+    return e.code;
+  } catch (const DeadlockError&) {
+    ranks.set_failure_agreed();
+    if (ranks.root()) throw;  // every rank saw it; rank 0 holds the whole report
+    return 3;
+  } catch (const ConservationError&) {
+    ranks.set_failure_agreed();
+    if (ranks.root()) throw;
+    return 4;
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("nwnsim: rank {} of {}: error: {}\n", ranks.rank(), ranks.size(), e.what());
+    const int code = exit_code_of(std::current_exception());
+    ranks.abort(code);
+    return code;  // not reached
+  }
+}
+
 namespace {
+
+// Each rank's share and what it spent (PerfResult::per_rank), on rank 0.
+nlohmann::ordered_json rank_figures(const Network& net, double wall_seconds, double peak_rss_mb) {
+  const ExchangeFigures x = net.exchange_figures();
+  int nodes = 0;
+  for (int n = 0; n < net.endpoints().nodes(); ++n) nodes += net.endpoints().has(n);
+  nlohmann::ordered_json j;
+  j["rank"] = net.ranks().rank();
+  j["routers"] = net.routers().size();
+  j["nodes"] = nodes;
+  j["peak_rss_mb"] = peak_rss_mb;
+  j["wall_seconds"] = wall_seconds;
+  j["exchange_seconds"] = x.seconds;  // packing, MPI (waiting included) and unpacking
+  j["compute_seconds"] = wall_seconds - x.seconds;
+  j["wait_seconds"] = net.ranks().wait_seconds();  // blocked in MPI (exchanges and every collective)
+  j["blocks"] = x.blocks;
+  j["neighbours"] = x.neighbours;
+  j["channels_to_other_ranks"] = x.channels;
+  j["bytes_sent"] = x.bytes_sent;
+  j["flits_sent"] = x.flits_sent;
+  j["credits_sent"] = x.credits_sent;
+  j["bytes_per_block"] = x.blocks ? double(x.bytes_sent) / double(x.blocks) : 0.0;
+  j["exchange_us_per_block"] = x.blocks ? x.seconds / double(x.blocks) * 1e6 : 0.0;
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  for (const std::string& one : net.ranks().gather(j.dump())) all.push_back(nlohmann::ordered_json::parse(one));
+  return all;
+}
 
 // Open loop: warm-up, a window whose packets are marked, then a drain until
 // the marked packets leave (at most sim.drain_cap_cycles).
@@ -416,22 +572,25 @@ void run_open(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
   e.set_measure_window(warmup, warmup + window);
   track_statistics(cfg, net, warmup + window + drain_cap);
   runner.run_until(warmup, [] { return false; }, "warm-up");
-  const RouterActivity before = net.activity();
+  const RouterActivity before = total_activity(net);
   const ChannelCounts sent_before = channel_counts(net);
   runner.run_until(warmup + window, [] { return false; }, "measurement window");
-  r.window_activity = net.activity() - before;
+  r.window_activity = total_activity(net) - before;
   r.utilization = utilization_json(sent_before, channel_counts(net), window, net.serialization_cycles());
-  runner.run_until(warmup + window + drain_cap, [&] { return net.stats().outstanding() == 0; }, "drain, at most");
+  Ranks& ranks = net.ranks();
+  runner.run_until(warmup + window + drain_cap, [&] { return ranks.sum(net.stats().outstanding()) == 0; },
+                   "drain, at most");
+  net.stats().combine(ranks);
 
   const PacketStats& s = net.stats();
   const int nodes = e.nodes();
   const double capacity = double(nodes) * double(window) / net.serialization_cycles();
   r.offered_load = cfg.get_float("traffic.load");
-  r.offered_load_measured = double(e.window_created_flits()) / capacity;
+  r.offered_load_measured = double(ranks.sum(e.window_created_flits())) / capacity;
   std::uint64_t window_ejected = 0, min_node = ~std::uint64_t{0};
-  for (int n = 0; n < nodes; ++n) {
-    window_ejected += e.window_ejected_flits_of(n);
-    min_node = std::min(min_node, e.window_ejected_flits_of(n));
+  for (std::uint64_t flits : window_ejected_by_node(net)) {
+    window_ejected += flits;
+    min_node = std::min(min_node, flits);
   }
   r.accepted_load = double(window_ejected) / capacity;
   r.window_cycles = window;
@@ -459,10 +618,12 @@ void run_to_completion(const Config& cfg, Network& net, Runner& runner, RunResul
   s.track_sources(e.nodes());
   track_statistics(cfg, net, 0);
   const std::uint64_t total = net.finite_workload()->total_packets();
-  const RouterActivity before = net.activity();
-  runner.run_until(Cycle(cfg.get_int("sim.max_cycles")), [&] { return s.latency.count() == total; },
+  const RouterActivity before = total_activity(net);
+  Ranks& ranks = net.ranks();
+  runner.run_until(Cycle(cfg.get_int("sim.max_cycles")), [&] { return ranks.sum(s.latency.count()) == total; },
                    "until every packet is delivered, at most");
-  r.window_activity = net.activity() - before;
+  r.window_activity = total_activity(net) - before;
+  s.combine(ranks);
   const bool trace = cfg.get_string("traffic.source") == "trace";
   summarize_completion(cfg, net, runner.now(), s.latency.count() == total, trace ? "trace" : "batch", r);
   summarize_utilization(net, r);
@@ -507,13 +668,13 @@ void summarize_completion(const Config& cfg, const Network& net, Cycle now, bool
   }
   r.offered_load_measured = creators ? offered / double(creators) : 0.0;
   if (as_trace)
-    r.offered_load_measured = double(e.window_created_flits()) * net.serialization_cycles() /
+    r.offered_load_measured = double(net.ranks().sum(e.window_created_flits())) * net.serialization_cycles() /
                               (double(nodes) * double(s.last_created() + 1));
   r.offered_load = as_trace ? r.offered_load_measured : cfg.get_float("traffic.load");
   std::uint64_t ejected = 0, min_node = ~std::uint64_t{0};
-  for (int n = 0; n < nodes; ++n) {
-    ejected += e.window_ejected_flits_of(n);
-    min_node = std::min(min_node, e.window_ejected_flits_of(n));
+  for (std::uint64_t flits : window_ejected_by_node(net)) {
+    ejected += flits;
+    min_node = std::min(min_node, flits);
   }
   r.accepted_load = double(ejected) / capacity;
   r.accepted_min_node = double(min_node) * nodes / capacity;
@@ -550,7 +711,11 @@ void track_statistics(const Config& cfg, Network& net, Cycle expected_cycles) {
 void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResult& r) {
   const Endpoints& e = net.endpoints();
   const PacketStats& s = net.stats();
-  r.window_packets_ejected = e.window_ejected_packets();
+  // This rank's counts, summed over the ranks.
+  std::uint64_t counts[] = {e.window_ejected_packets(), e.created_flits(),       e.ejected_flits(),
+                            e.queued_flits(),           net.flits_in_network(), net.flit_hops()};
+  net.ranks().sum(counts, std::size(counts));
+  r.window_packets_ejected = counts[0];
   r.packets_measured = s.latency.count();
   r.latency_avg = s.latency.mean();
   r.latency_p50 = s.latency.percentile(0.5);
@@ -559,11 +724,11 @@ void summarize_network(const Config& cfg, const Network& net, Cycle now, RunResu
   r.network_latency_avg = s.network_latency.mean();
   r.hops_avg = s.hops.mean();
   r.cycles = now;
-  r.flits_created = e.created_flits();
-  r.flits_ejected = e.ejected_flits();
-  r.flits_queued = e.queued_flits();
-  r.flits_in_network = net.flits_in_network();
-  r.flit_hops = net.flit_hops();
+  r.flits_created = counts[1];
+  r.flits_ejected = counts[2];
+  r.flits_queued = counts[3];
+  r.flits_in_network = counts[4];
+  r.flit_hops = counts[5];
   r.power = network_power(cfg, net, r);
   if (cfg.get_bool("sim.heatmap")) r.heatmap = bisection_crossing(net);
   summarize_distributions(net, now, r);
@@ -586,9 +751,9 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
   const auto vcd = make_occupancy_vcd(cfg, *net);
   // Threads and cycle blocks only change speed. What needs one thread, and
   // the occupancy VCD's per-cycle samples, run every component cycle by cycle.
-  const int threads = run_threads(cfg, tracer != nullptr);
-  const bool in_step = cfg.get_string("router.allocator_impl") == "rtl" || tracer || vcd;
-  if (net->threads() == 0) net->start(threads, in_step ? 1 : int(cfg.get_int("sim.block_cycles")));
+  if (net->threads() == 0)
+    net->start(run_threads(cfg, tracer != nullptr),
+               run_block_cycles(cfg, tracer != nullptr, vcd != nullptr, int(cfg.get_int("sim.block_cycles"))));
 
   const auto t0 = std::chrono::steady_clock::now();
   Runner runner(cfg, *net, clock);
@@ -608,6 +773,11 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
     perf->peak_rss_mb = double(ru.ru_maxrss) / 1024.0;
     perf->threads = net->threads();
     perf->block_cycles = net->block_cycles();
+    if (net->ranks().distributed()) {
+      perf->ranks = net->ranks().size();
+      perf->peak_rss_mb = double(net->ranks().max(std::uint64_t(ru.ru_maxrss))) / 1024.0;
+      perf->per_rank = rank_figures(*net, wall, double(ru.ru_maxrss) / 1024.0);
+    }
   }
   return r;
 }

@@ -11,6 +11,7 @@
 
 #include "../models/router.hpp"
 #include "config.hpp"
+#include "ranks.hpp"
 #include "run_result.hpp"
 
 namespace nwn {
@@ -28,9 +29,14 @@ struct PerfResult {
   double wall_seconds = 0;
   double cycles_per_second = 0;
   double flit_hops_per_second = 0;
-  double peak_rss_mb = 0;
-  int threads = 1;  // kernel threads that ran it
+  double peak_rss_mb = 0;  // under ranks: the largest rank's
+  int threads = 1;  // kernel threads that ran it (per rank)
   int block_cycles = 1;  // cycles a router ran in a row (models/kernel.hpp)
+  int ranks = 1;         // processes (mpirun -np; sim/ranks.hpp)
+  // Under ranks, one object per rank: its routers and nodes, peak memory,
+  // seconds computing and exchanging (of which waiting), and what it
+  // exchanged (rank_figures in sim/experiment.cpp).
+  nlohmann::ordered_json per_rank;
   nlohmann::ordered_json to_json() const;
 };
 
@@ -89,6 +95,10 @@ void show_progress(bool on);
 // cycle in order on one thread (Verilated allocators; a packet trace, whose
 // lines then come in a reproducible order).
 int run_threads(const Config& cfg, bool packet_trace);
+// Cycle blocks for a run: 1 (every component cycle by cycle) where the run
+// needs it (the cases of run_threads, and the occupancy VCD, which samples
+// one router at the end of every cycle), else `blocks`.
+int run_block_cycles(const Config& cfg, bool packet_trace, bool vcd, int blocks);
 
 // Runs one point: open-loop traffic gets warm-up, window and drain; batch
 // and trace workloads run until every packet is delivered (docs/WORKLOADS.md).
@@ -96,8 +106,18 @@ int run_threads(const Config& cfg, bool packet_trace);
 // SystemC allows one elaboration per process, so this can be
 // called once per process; sweeps run points in child processes.
 // `inspect` sees the network after the run (heatmaps, debugging).
+// Under `ranks` of more than one process (mpirun), each builds and runs its
+// share of the network, and every rank returns the whole result.
 RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr,
-                         const std::function<void(const Network&)>& inspect = {});
+                         const std::function<void(const Network&)>& inspect = {}, Ranks& ranks = one_process());
+// The exit code of an error: 2 bad input, 3 deadlock, 4 flits not
+// conserved, 1 anything else (as the commands map them).
+int exit_code_of(const std::exception_ptr& error);
+// A command run on every rank: an error every rank agreed on (RanksFailed,
+// a deadlock, lost flits) is reported by one rank and ends each with its
+// code; any other error on one rank is printed with the rank's number and
+// ends all ranks at once (Ranks::abort), as the others cannot know of it.
+int run_on_ranks(Ranks& ranks, const std::function<int()>& command);
 // The results of a batch, trace or embedding run at cycle `now` (`drained`:
 // every packet delivered), and the figures every run reports, with the
 // conservation check (throws ConservationError). Shared by run_network and

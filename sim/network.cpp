@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "exchange.hpp"
 #include "topo/graph.hpp"
 #include "workload.hpp"
 
@@ -41,13 +42,22 @@ void SingleRouterNetwork::build(const Config& cfg) {
   enable_heatmaps_if(cfg);
 }
 
-void Network::connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg) {
+namespace {
+
+LinkParams channel_params(const Config& cfg, int serialization) {
   LinkParams lp;
   lp.latency_cycles = int(cfg.get_int("network.link_latency_cycles"));
   const auto credit = cfg.get_int("network.credit_latency_cycles");
   lp.credit_latency_cycles = credit ? int(credit) : lp.latency_cycles;
-  lp.serialization_cycles = serialization_;
+  lp.serialization_cycles = serialization;
   lp.width_bits = int(cfg.get_int("channel.width_bits"));
+  return lp;
+}
+
+}  // namespace
+
+void Network::connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg) {
+  const LinkParams lp = channel_params(cfg, serialization_);
   const int depth = int(cfg.get_int("router.vc_depth_flits"));
   auto one_way = [&](Router& from, int pf, Router& to, int pt) {
     links_.push_back(std::make_unique<Link>(
@@ -60,6 +70,22 @@ void Network::connect(Router& a, int port_a, Router& b, int port_b, const Config
   one_way(a, port_a, b, port_b);
   one_way(b, port_b, a, port_a);
 }
+
+void Network::connect_to_rank(Router& a, int port_a, int far, const std::string& far_name, int port_far, int far_rank,
+                              const Config& cfg) {
+  if (!exchange_) exchange_ = std::make_unique<RankExchange>(*ranks_);
+  const LinkParams lp = channel_params(cfg, serialization_);
+  // Named and ordered as in one process (a -> far, then back).
+  links_.push_back(std::make_unique<Link>(fmt::format("{}.{}->{}.{}", a.basename(), port_a, far_name, port_far), lp));
+  a.attach_output(port_a, links_.back().get(), int(cfg.get_int("router.vc_depth_flits")));
+  exchange_->add(links_.back().get(), far_rank, std::uint64_t(a.id()) << 16 | std::uint64_t(port_a), true);
+  links_.push_back(std::make_unique<Link>(fmt::format("{}.{}->{}.{}", far_name, port_far, a.basename(), port_a), lp));
+  a.attach_input(port_a, links_.back().get());
+  exchange_->add(links_.back().get(), far_rank, std::uint64_t(far) << 16 | std::uint64_t(port_far), false);
+  mark_used(a.id(), port_a, 3);
+}
+
+ExchangeFigures Network::exchange_figures() const { return exchange_ ? exchange_->figures() : ExchangeFigures{}; }
 
 void Network::mark_used(int router, int port, std::uint8_t bit) {
   if (port_used_.size() <= std::size_t(router)) port_used_.resize(router + 1);
@@ -74,6 +100,7 @@ void Network::attach_terminal(int node, Router& r, int port, int ejection_credit
   router_of_node_[std::size_t(node)] = r.id();
   r.attach_input(port, endpoints_->inject_link(node));
   r.attach_output(port, endpoints_->eject_link(node), ejection_credits > 0 ? ejection_credits : eject_credits_);
+  r.mark_terminal_output(port);
   mark_used(r.id(), port, 3);
 }
 
@@ -125,13 +152,16 @@ void Network::start(int threads, int max_block) {
   // A cluster per router: the router, after the group of its terminals when
   // nodes can run apart; otherwise all terminals are one cluster.
   const int nodes = endpoints_->nodes();
-  const bool split = !in_step && nodes > 0 && routers_.size() > 1 && router_of_node_.size() == std::size_t(nodes) &&
-                     std::none_of(router_of_node_.begin(), router_of_node_.end(), [](int r) { return r < 0; }) &&
-                     workload_->per_node();
+  bool attached = true;  // every node here has a router
+  for (int n = 0; n < nodes; ++n)
+    if (endpoints_->has(n)) attached = attached && std::size_t(n) < router_of_node_.size() && router_of_node_[n] >= 0;
+  const bool split = !in_step && nodes > 0 && router_count() > 1 && attached && workload_->per_node();
+  if (exchange_ && !split) throw std::logic_error("network: a network over ranks needs a cluster per router");
   std::vector<std::vector<int>> groups;
   if (split) {
-    groups.resize(routers_.size());
-    for (int n = 0; n < nodes; ++n) groups[std::size_t(router_of_node_[n])].push_back(n);
+    groups.resize(std::size_t(router_count()));
+    for (int n = 0; n < nodes; ++n)
+      if (endpoints_->has(n)) groups[std::size_t(router_of_node_[n])].push_back(n);
     groups.erase(std::remove_if(groups.begin(), groups.end(), [](auto& g) { return g.empty(); }), groups.end());
   }
   endpoints_->make_groups(groups);
@@ -157,6 +187,7 @@ void Network::start(int threads, int max_block) {
   std::vector<Link*> links;
   for (auto& l : links_) links.push_back(l.get());
   for (int n = 0; n < nodes; ++n) {
+    if (!endpoints_->has(n)) continue;
     links.push_back(endpoints_->inject_link(n));
     links.push_back(endpoints_->eject_link(n));
   }
@@ -165,6 +196,11 @@ void Network::start(int threads, int max_block) {
   std::vector<Link*> between;
   for (Link* l : links) {
     if (!l->sender() || !l->receiver()) continue;  // an unused port's idle channel
+    if (exchange_ && (exchange_->stands_in(l->sender()) || exchange_->stands_in(l->receiver()))) {
+      between.push_back(l);  // to another rank
+      block = std::min({block, l->params().latency_cycles, l->params().credit_latency_cycles});
+      continue;
+    }
     const auto a = cluster_of.find(l->sender()), b = cluster_of.find(l->receiver());
     if (a == cluster_of.end() || b == cluster_of.end()) throw std::logic_error("network: a link end is in no cluster");
     if (a->second == b->second) {
@@ -174,9 +210,12 @@ void Network::start(int threads, int max_block) {
     between.push_back(l);
     block = std::min({block, l->params().latency_cycles, l->params().credit_latency_cycles});
   }
-  if (between.empty()) block = 1;  // one router: a longer block was measured to gain nothing (docs/RESULTS.md)
+  // All ranks run the same blocks.
+  block = int(ranks_->min(std::uint64_t(block)));
+  if (ranks_->sum(between.size()) == 0) block = 1;  // one router: a longer block was measured to gain nothing (docs/RESULTS.md)
   for (Link* l : between) l->reserve_for_blocks(block);
   kernel_ = std::make_unique<Kernel>("kernel", std::move(clusters), threads, block, clock_);
+  if (exchange_) kernel_->set_exchange(exchange_.get());
 }
 
 void Network::advance(Cycle cycles) {
@@ -190,7 +229,7 @@ void Network::enable_heatmaps_if(const Config& cfg) {
     for (auto& r : routers_) r->enable_heatmap();
 }
 
-Network::Network(const Config& cfg, const Clock& clock) : clock_(clock) {
+Network::Network(const Config& cfg, const Clock& clock, Ranks& ranks) : clock_(clock), ranks_(&ranks) {
   const int flit_bits = int(cfg.get_int("flit.bits"));
   const int width = int(cfg.get_int("channel.width_bits"));
   serialization_ = (flit_bits + width - 1) / width;
@@ -222,6 +261,7 @@ RouterParams Network::router_params(const Config& cfg, int radix) const {
                       "' traces the RTL allocator: it needs router.allocator_impl = rtl (--allocator rtl)");
   rp.internal_serialization_cycles = serialization_;
   rp.message_classes = message_classes(cfg);  // check_config checked the VCs for them
+  rp.eject_vcs = int(cfg.get_int("network.eject_vcs"));  // check_route_vcs checked them
   return rp;
 }
 
@@ -241,12 +281,13 @@ EndpointParams Network::endpoint_params(const Config& cfg) const {
   return ep;
 }
 
-void Network::make_endpoints(const Config& cfg, int nodes, const RouterLayout* layout) {
+void Network::make_endpoints(const Config& cfg, int nodes, const RouterLayout* layout, const std::vector<bool>& local) {
   eject_credits_ = eject_buffer_flits(cfg);
   ConfigWorkload w = make_workload(cfg, nodes, serialization_, layout);
   workload_ = std::move(w.workload);
   finite_ = w.finite;
-  endpoints_ = std::make_unique<Endpoints>("endpoints", nodes, endpoint_params(cfg), workload_.get(), &stats_, clock_);
+  endpoints_ =
+      std::make_unique<Endpoints>("endpoints", nodes, endpoint_params(cfg), workload_.get(), &stats_, clock_, local);
 }
 
 std::uint64_t Network::flit_hops() const {
@@ -269,7 +310,8 @@ std::uint64_t Network::flits_in_network() const {
   }
   for (auto& l : links_) n += l->flits_in_flight();
   for (int i = 0; i < endpoints_->nodes(); ++i)
-    n += endpoints_->inject_link(i)->flits_in_flight() + endpoints_->eject_link(i)->flits_in_flight();
+    if (endpoints_->has(i))
+      n += endpoints_->inject_link(i)->flits_in_flight() + endpoints_->eject_link(i)->flits_in_flight();
   return n;
 }
 
@@ -278,7 +320,8 @@ Cycle Network::pending_until() const {
   for (auto& r : routers_) t = std::max(t, r->pending_until());
   for (auto& l : links_) t = std::max(t, l->pending_until());
   for (int i = 0; i < endpoints_->nodes(); ++i)
-    t = std::max({t, endpoints_->inject_link(i)->pending_until(), endpoints_->eject_link(i)->pending_until()});
+    if (endpoints_->has(i))
+      t = std::max({t, endpoints_->inject_link(i)->pending_until(), endpoints_->eject_link(i)->pending_until()});
   return t;
 }
 
@@ -295,15 +338,22 @@ void report_link(std::ostream& os, const Link& l) {
 }  // namespace
 
 void Network::report_stuck(std::ostream& os) const {
+  const auto start = os.tellp();
   for (auto& r : routers_) {
     r->report_buffers(os);
     for (auto& l : r->internal_links()) report_link(os, *l);
   }
   for (auto& l : links_) report_link(os, *l);
   for (int i = 0; i < endpoints_->nodes(); ++i) {
+    if (!endpoints_->has(i)) continue;
     report_link(os, *endpoints_->inject_link(i));
     report_link(os, *endpoints_->eject_link(i));
   }
+  // The hint only beside something stuck: an empty report means lost flits.
+  if (os.tellp() != start && router_count() > 1 && !routers_.empty() && routers_.front()->eject_vcs() == 0 && ranks().rank() == 0)
+    os << "  (a network of routers with network.eject_vcs = 0: an internal channel shared by packets to a global "
+          "port and packets to a terminal can close a cycle through two routers; network.eject_vcs = 1 reserves a "
+          "VC for the packets to terminals and breaks it: docs/RESULTS.md, \"Deadlock across routers\")\n";
 }
 
 Clock clock_from(const Config& cfg) {
@@ -322,15 +372,39 @@ TopologyFactory& graph_network_factory() {
   return factory;
 }
 
-std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
+void check_distributable(const Config& cfg, int ranks) {
+  auto refuse = [&](const std::string& key, const std::string& why, const std::string& allowed) {
+    throw ConfigError(fmt::format("config error: {} = '{}' cannot run over {} ranks: {}; allowed under mpirun: {}",
+                                  key, cfg.text(key), ranks, why, allowed));
+  };
+  if (cfg.get_string("network.topology") == "single")
+    refuse("network.topology", "one router is one cluster, which one rank runs", "any network of several routers");
+  if (cfg.get_string("router.allocator_impl") == "rtl")
+    refuse("router.allocator_impl", "the Verilated allocators run every cycle in order in one process", "model");
+  if (!cfg.get_string("sim.packet_trace_file").empty())
+    refuse("sim.packet_trace_file", "a packet trace follows packets event by event across every router in one process",
+           "'' (trace with one process)");
+  if (!cfg.get_string("sim.vcd_file").empty())
+    refuse("sim.vcd_file", "the occupancy VCD samples one router every cycle in one process",
+           "'' (record the VCD with one process)");
+  if (cfg.get_string("traffic.source") == "external")
+    refuse("traffic.source", "an embedding (nwn::TlmNetwork) takes its packets from TLM initiators of one SystemC "
+           "process", "synthetic, trace");
+  if (cfg.get_string("traffic.mode") == "batch" && cfg.get_int("traffic.batch_max_outstanding") > 0)
+    refuse("traffic.batch_max_outstanding", "a closed loop restarts a source in the cycle its packet arrives, "
+           "on whatever router, so all terminals run as one cluster", "0 (an open batch)");
+}
+
+std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock, Ranks& ranks) {
   const std::string& name = cfg.get_string("network.topology");
   TopologyFactory factory;
   if (const TopologyFactory* f = topology_registry().find(name)) factory = *f;
   else if (topo::find_graph_topology(name) && graph_network_factory()) factory = graph_network_factory();
   else throw ConfigError("config error: network.topology = '" + name + "' cannot be simulated");
   check_config(cfg);
+  if (ranks.distributed()) check_distributable(cfg, ranks.size());
   RtlMissingSizes missing;
-  auto net = factory(cfg, clock);
+  auto net = factory(cfg, clock, ranks);
   if (!missing.names().empty()) {
     std::string names, list;
     for (const std::string& n : missing.names()) {
@@ -342,17 +416,17 @@ std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock) {
                       "same nwnsim arguments, or configure with -DNWNSIM_RTL_EXTRA='" + list + "' (docs/RTL.md)");
   }
   const std::int64_t rtl_router = cfg.get_int("router.rtl_router");
-  if (rtl_router >= std::int64_t(net->routers().size()))
+  if (rtl_router >= std::int64_t(net->router_count()))
     throw ConfigError("config error: router.rtl_router = " + std::to_string(rtl_router) + " but the network has " +
-                      std::to_string(net->routers().size()) + " routers (allowed: -1 for all, or 0 to " +
-                      std::to_string(net->routers().size() - 1) + ")");
+                      std::to_string(net->router_count()) + " routers (allowed: -1 for all, or 0 to " +
+                      std::to_string(net->router_count() - 1) + ")");
   net->close_unused_ports();
   return net;
 }
 
 namespace {
 // One router has no global routing to choose.
-TopologyRegistration reg_single("single", [](const Config& cfg, const Clock& clock) {
+TopologyRegistration reg_single("single", [](const Config& cfg, const Clock& clock, Ranks&) {
   auto net = std::make_unique<SingleRouterNetwork>(cfg, clock);
   net->build(cfg);
   return std::unique_ptr<Network>(std::move(net));

@@ -12,19 +12,33 @@
 #include "../models/router.hpp"
 #include "../base/registry.hpp"
 #include "config.hpp"
+#include "ranks.hpp"
 #include "stats.hpp"
 #include "traffic.hpp"
 
 namespace nwn {
 
+class RankExchange;
+struct ExchangeFigures;
+
 class Network {
  public:
-  Network(const Config& cfg, const Clock& clock);
+  // `ranks`: the processes that share the network (sim/ranks.hpp); this one
+  // builds and runs only its share of the routers and their terminals.
+  Network(const Config& cfg, const Clock& clock, Ranks& ranks = one_process());
   virtual ~Network();
 
   Endpoints& endpoints() { return *endpoints_; }
   const Endpoints& endpoints() const { return *endpoints_; }
+  // The routers this process simulates (all of them in one process), by id.
   const std::vector<std::unique_ptr<Router>>& routers() const { return routers_; }
+  // Routers in the whole network, on every rank.
+  int router_count() const { return router_count_ ? router_count_ : int(routers_.size()); }
+  Ranks& ranks() const { return *ranks_; }
+  // The rank of each router (empty in one process).
+  const std::vector<int>& rank_of_router() const { return rank_of_router_; }
+  // What this rank exchanged with the others (zeros in one process).
+  ExchangeFigures exchange_figures() const;
   PacketStats& stats() { return stats_; }
   const PacketStats& stats() const { return stats_; }
   // The batch or trace workload (the run ends when all its packets are
@@ -36,6 +50,8 @@ class Network {
   std::uint64_t flit_hops() const;
   // Activity summed over routers (all routers of a network share one organization).
   RouterActivity activity() const;
+  // Of this process's share of the network (sum or take the maximum over
+  // ranks for the whole network):
   // Flits in router buffers and on every link, counted structurally.
   std::uint64_t flits_in_network() const;
   // The last cycle at which something under way completes: a flit or credit
@@ -71,9 +87,15 @@ class Network {
   EndpointParams endpoint_params(const Config& cfg) const;
   // layout: router-level knowledge for topology-aware patterns (worst_case);
   // patterns copy what they need while the endpoints are built.
-  void make_endpoints(const Config& cfg, int nodes, const RouterLayout* layout = nullptr);
+  // `local`: the nodes of this process (Endpoints; empty: all).
+  void make_endpoints(const Config& cfg, int nodes, const RouterLayout* layout = nullptr,
+                      const std::vector<bool>& local = {});
   // A pair of global channels between router ports (physical port numbers).
   void connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg);
+  // The same between a router here and router `far` (named `far_name`) of
+  // rank `far_rank` (sim/exchange.hpp).
+  void connect_to_rank(Router& a, int port_a, int far, const std::string& far_name, int port_far, int far_rank,
+                       const Config& cfg);
   void attach_terminal(int node, Router& r, int port, int ejection_credits = 0);
   void enable_heatmaps_if(const Config& cfg);
   void mark_used(int router, int port, std::uint8_t bit);
@@ -90,12 +112,16 @@ class Network {
   std::vector<std::vector<std::uint8_t>> port_used_;  // per router: input attached, output attached (2 bits)
   std::vector<int> router_of_node_;  // the router each terminal is attached to
   int eject_credits_ = 0;            // flits per VC a terminal buffers (0: always accepts)
+  Ranks* ranks_;
+  int router_count_ = 0;                    // 0: routers_.size() (one process)
+  std::vector<int> rank_of_router_;         // under ranks: sim/partition.hpp
+  std::unique_ptr<RankExchange> exchange_;  // under ranks: the channels to the others
   std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
 
 // Networks with their own Network subclass (kind "topology": single, one
 // router, which needs no routing); every other topology is a graph.
-using TopologyFactory = std::function<std::unique_ptr<Network>(const Config&, const Clock&)>;
+using TopologyFactory = std::function<std::unique_ptr<Network>(const Config&, const Clock&, Ranks&)>;
 Registry<TopologyFactory>& topology_registry();
 // Builds the network of any graph topology (set by sim/topology_graph.cpp).
 TopologyFactory& graph_network_factory();
@@ -118,7 +144,12 @@ class SingleRouterNetwork : public Network {
 
 // The network the config describes (now: one router with a terminal on every
 // port, the paper's single-router setup).
-std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock);
+// Under ranks (`ranks` of more than one process), this process's share of
+// it; what cannot be split is refused (check_distributable).
+std::unique_ptr<Network> make_network(const Config& cfg, const Clock& clock, Ranks& ranks = one_process());
+// What a network over several ranks cannot do, refused with a ConfigError
+// naming the setting and what is allowed.
+void check_distributable(const Config& cfg, int ranks);
 Clock clock_from(const Config& cfg);
 
 }  // namespace nwn

@@ -23,15 +23,16 @@ nlohmann::ordered_json network_power(const Config& cfg, const Network& net, cons
   const int flit_bits = int(cfg.get_int("flit.bits"));
   // Off-chip: every flit of the window enters and leaves each router it
   // crosses; reported apart, as for one router.
+  const int count = net.router_count();  // under ranks, every rank's (the activity is summed over them)
   const EnergyBreakdown e = switch_energy(tech, d, r.window_activity, r.window_cycles, flit_bits,
-                                          2 * r.window_flits_ejected, int(routers.size()));
+                                          2 * r.window_flits_ejected, count);
   const double window_ns = double(r.window_cycles) / tech.clock_ghz;
   const double area_mm2 = switch_area_pitch2(d) * tech.channel_pitch_mm() * tech.channel_pitch_mm();
   nlohmann::ordered_json j;
   j["technology"] = tech.name;
-  j["routers"] = routers.size();
+  j["routers"] = count;
   j["router_area_mm2"] = area_mm2;
-  j["total_area_mm2"] = area_mm2 * double(routers.size());
+  j["total_area_mm2"] = area_mm2 * double(count);
   j["switch_power_w"] = window_ns > 0 ? e.switch_pj() / window_ns * 1e-3 : 0.0;
   j["dynamic_power_w"] = window_ns > 0 ? e.dynamic_pj() / window_ns * 1e-3 : 0.0;
   j["static_power_w"] = window_ns > 0 ? e.static_pj() / window_ns * 1e-3 : 0.0;

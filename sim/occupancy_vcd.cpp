@@ -43,10 +43,11 @@ std::string binary(int v) {
 }  // namespace
 
 OccupancyVcd::OccupancyVcd(sc_core::sc_module_name name, const Router& router, const std::string& path, Cycle from,
-                           Cycle cycles, const Clock& clock)
+                           Cycle cycles, const Clock& clock, bool kernel_at_half_period)
     : sc_module(name),
       router_(router),
       clock_(clock),
+      sample_phase_(kernel_at_half_period ? clock.period * 0.75 : clock.period * 0.5),
       from_(from),
       until_(from + cycles),
       period_ps_(std::uint64_t(clock.period.to_seconds() * 1e12 + 0.5)),
@@ -92,7 +93,7 @@ void OccupancyVcd::close(Cycle end_cycle) {
 
 void OccupancyVcd::sample() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time first = clock_.delay(from_) + clock_.period / 2.0;
+  const sc_core::sc_time first = clock_.delay(from_) + sample_phase_;
   if (now < first) {  // the method's first run, at time 0
     next_trigger(first - now);
     return;
@@ -124,7 +125,7 @@ void OccupancyVcd::sample() {
   next_trigger(clock_.period);
 }
 
-std::unique_ptr<OccupancyVcd> make_occupancy_vcd(const Config& cfg, const Network& net) {
+std::unique_ptr<OccupancyVcd> make_occupancy_vcd(const Config& cfg, const Network& net, bool kernel_at_half_period) {
   const std::string& path = cfg.get_string("sim.vcd_file");
   if (path.empty()) return nullptr;
   const std::int64_t r = cfg.get_int("sim.vcd_router");
@@ -133,7 +134,7 @@ std::unique_ptr<OccupancyVcd> make_occupancy_vcd(const Config& cfg, const Networ
                                   r, net.routers().size(), net.routers().size() - 1));
   return std::make_unique<OccupancyVcd>("occupancy_vcd", *net.routers()[std::size_t(r)], path,
                                         Cycle(cfg.get_int("sim.vcd_from")), Cycle(cfg.get_int("sim.vcd_cycles")),
-                                        net.clock());
+                                        net.clock(), kernel_at_half_period);
 }
 
 }  // namespace nwn

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "config.hpp"
+#include "ranks.hpp"
 #include "version.hpp"
 
 namespace nwn {
@@ -57,6 +58,7 @@ nlohmann::ordered_json provenance(const Config* cfg) {
     j["seed"] = cfg->get_int("sim.seed");
     j["threads"] = cfg->get_int("sim.threads");
   }
+  if (process_ranks().distributed()) j["ranks"] = process_ranks().size();  // mpirun -np
   return j;
 }
 

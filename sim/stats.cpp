@@ -15,4 +15,37 @@ std::uint64_t Histogram::percentile(double q) const {
   return max_;
 }
 
+void Histogram::combine(Ranks& ranks) {
+  if (!ranks.distributed()) return;
+  counts_.resize(std::size_t(ranks.max(std::uint64_t(counts_.size()))), 0);
+  ranks.sum(counts_);
+  std::uint64_t sums[2] = {n_, sum_};
+  ranks.sum(sums, 2);
+  n_ = sums[0];
+  sum_ = sums[1];
+  max_ = ranks.max(max_);
+}
+
+void PacketStats::combine(Ranks& ranks) {
+  if (!ranks.distributed()) return;
+  latency.combine(ranks);
+  network_latency.combine(ranks);
+  hops.combine(ranks);
+  for (Histogram& h : by_class_) h.combine(ranks);
+  outstanding_ = ranks.sum(outstanding_);  // + at the source's rank, - at the destination's: modulo 2^64
+  last_created_ = ranks.max(last_created_);
+  ranks.max(last_delivery_);
+  ranks.sum(delivered_from_);
+  ranks.sum(created_flits_from_);
+  ranks.max(last_created_by_);
+  ranks.sum(window_flits_from_);
+  if (sample_cycles_) {
+    series_.resize(std::size_t(ranks.max(std::uint64_t(series_.size()))));
+    std::vector<std::uint64_t> flat;
+    for (const Interval& in : series_) flat.insert(flat.end(), {in.packets, in.flits, in.latency_sum});
+    ranks.sum(flat);
+    for (std::size_t i = 0; i < series_.size(); ++i) series_[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+  }
+}
+
 }  // namespace nwn

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../models/endpoint.hpp"
+#include "ranks.hpp"
 
 namespace nwn {
 
@@ -27,6 +28,8 @@ class Histogram {
   std::uint64_t percentile(double q) const;
   // counts()[v]: samples equal to v (may run past max()).
   const std::vector<std::uint64_t>& counts() const { return counts_; }
+  // Every rank's samples, on every rank (all ranks call it).
+  void combine(Ranks& ranks);
 
  private:
   std::vector<std::uint64_t> counts_;
@@ -123,6 +126,12 @@ class PacketStats final : public PacketObserver {
   }
   Cycle sample_cycles() const { return sample_cycles_; }
   const std::vector<Interval>& series() const { return series_; }
+  // Under ranks (sim/ranks.hpp) each rank sees the creations of its nodes
+  // and the deliveries to them: the sums, maxima and series of all ranks,
+  // on every rank, once the run is over (all ranks call it, once). Integer
+  // counts only, so every figure computed from them is what one process
+  // computes.
+  void combine(Ranks& ranks);
 
   Histogram latency, network_latency, hops;
   // Called for every delivered packet, measured or not (tests, packet traces).

@@ -22,7 +22,9 @@
 
 #include <algorithm>
 
+#include "exchange.hpp"
 #include "network.hpp"
+#include "partition.hpp"
 #include "routing/family.hpp"
 #include "routing/graph.hpp"
 #include "topo/graph.hpp"
@@ -171,7 +173,7 @@ class PortMaps {
 
 class GraphNetwork final : public Network {
  public:
-  GraphNetwork(const Config& cfg, const Clock& clock) : Network(cfg, clock) {
+  GraphNetwork(const Config& cfg, const Clock& clock, Ranks& ranks) : Network(cfg, clock, ranks) {
     const topo::Graph g = topo::build_graph(cfg);
     const std::string& topology = cfg.get_string("network.topology");
     const std::string params = topology_parameters(cfg, g);
@@ -191,10 +193,19 @@ class GraphNetwork final : public Network {
     std::unique_ptr<RoutingContext> ctx =
         graph_family ? graph_context(cfg, g, phys, params) : family_context(cfg, topology, g, phys);
     check_vcs(cfg, routing, *ctx, graph_family, fmt::format("network.routing = {} on {}", routing_name, params));
-    make_endpoints(cfg, g.endpoints(), graph_family ? &layout_ : nullptr);
+    router_count_ = g.routers();
+    if (ranks.distributed()) rank_of_router_ = partition_routers(cfg, g, ranks.size());
+    make_endpoints(cfg, g.endpoints(), graph_family ? &layout_ : nullptr, local_nodes(g));
     routing_.push_back(routing.make(*ctx));
+    if (ranks.distributed() && routing_.back()->reads_other_routers())
+      throw ConfigError(fmt::format("config error: network.routing = {} cannot run over {} ranks: it reads every "
+                                    "router's credit counters in the middle of a cycle, which another rank cannot "
+                                    "give (allowed under mpirun: routings that read only their own router, e.g. "
+                                    "ugal_l, the same choice from the source router's counters)",
+                                    routing_name, ranks.size()));
     add_routers(cfg, g, radix);
     attach_and_connect(cfg, g, phys);
+    if (exchange_) exchange_->finish();
     enable_heatmaps_if(cfg);
   }
 
@@ -276,36 +287,55 @@ class GraphNetwork final : public Network {
     check_route_vcs(cfg, need.classes, what);
   }
 
+  // Under ranks, this rank's routers and nodes only.
+  bool here(int router) const { return rank_of_router_.empty() || rank_of_router_[std::size_t(router)] == ranks().rank(); }
+  std::vector<bool> local_nodes(const topo::Graph& g) const {
+    if (rank_of_router_.empty()) return {};
+    std::vector<bool> local(std::size_t(g.endpoints()), false);
+    for (int node = 0; node < g.endpoints(); ++node) local[std::size_t(node)] = here(g.router_of_endpoint(node));
+    return local;
+  }
+  static std::string router_name(const Config& cfg, const topo::Graph& g, int r) {
+    const topo::GraphTopology* t = topo::find_graph_topology(cfg.get_string("network.topology"));
+    return t->router_name ? t->router_name(g, r) : fmt::format("r{}", r);
+  }
+
   void add_routers(const Config& cfg, const topo::Graph& g, int radix) {
     const RouterParams rp = router_params(cfg, radix);
-    const topo::GraphTopology* t = topo::find_graph_topology(cfg.get_string("network.topology"));
+    by_id_.assign(std::size_t(g.routers()), nullptr);
     for (int r = 0; r < g.routers(); ++r) {
-      const std::string name = t->router_name ? t->router_name(g, r) : fmt::format("r{}", r);
-      routers_.push_back(std::make_unique<Router>(name.c_str(), r, rp, routing_.back().get(), clock_));
+      if (!here(r)) continue;
+      routers_.push_back(std::make_unique<Router>(router_name(cfg, g, r).c_str(), r, rp, routing_.back().get(), clock_));
+      by_id_[std::size_t(r)] = routers_.back().get();
     }
   }
 
   // Terminals in node order, then each channel once, from its lower router.
+  // A channel to another rank's router gets a copy on each side.
   void attach_and_connect(const Config& cfg, const topo::Graph& g, const PortMaps& phys) {
     for (int node = 0; node < g.endpoints(); ++node) {
       const int r = g.router_of_endpoint(node);
-      attach_terminal(node, *routers_[r], phys.of(r)[node - g.first_endpoint(r)]);
+      if (here(r)) attach_terminal(node, *by_id_[std::size_t(r)], phys.of(r)[node - g.first_endpoint(r)]);
     }
     for (int a = 0; a < g.routers(); ++a)
       for (int i = 0; i < g.network_ports(a); ++i) {
         const int b = g.links[a][i], j = g.peer_port[a][i];
-        if (a < b)
-          connect(*routers_[a], phys.of(a)[g.terminals[a] + i], *routers_[b], phys.of(b)[g.terminals[b] + j], cfg);
+        if (a >= b || !(here(a) || here(b))) continue;
+        const int pa = phys.of(a)[g.terminals[a] + i], pb = phys.of(b)[g.terminals[b] + j];
+        if (here(a) && here(b)) connect(*by_id_[std::size_t(a)], pa, *by_id_[std::size_t(b)], pb, cfg);
+        else if (here(a)) connect_to_rank(*by_id_[std::size_t(a)], pa, b, router_name(cfg, g, b), pb, rank_of_router_[std::size_t(b)], cfg);
+        else connect_to_rank(*by_id_[std::size_t(b)], pb, a, router_name(cfg, g, a), pa, rank_of_router_[std::size_t(a)], cfg);
       }
   }
 
   RouterLayout layout_;
+  std::vector<Router*> by_id_;  // nullptr: another rank's
 };
 
 struct RegisterGraphNetwork {
   RegisterGraphNetwork() {
-    graph_network_factory() = [](const Config& cfg, const Clock& clock) {
-      return std::unique_ptr<Network>(new GraphNetwork(cfg, clock));
+    graph_network_factory() = [](const Config& cfg, const Clock& clock, Ranks& ranks) {
+      return std::unique_ptr<Network>(new GraphNetwork(cfg, clock, ranks));
     };
   }
 } register_graph_network;

@@ -2,6 +2,8 @@
 // non-minimal routing under adversarial traffic.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "sim/network.hpp"
 #include "sim_util.hpp"
 
@@ -144,6 +146,87 @@ TEST(PortMap, TiedKeepsGroupsTogetherInterleavedDealsThemOut) {
   EXPECT_EQ(Network::port_map("tied", {2, 2}, 4), (std::vector<int>{0, 1, 2, 3}));
   EXPECT_EQ(Network::port_map("interleaved", {2, 2}, 4), (std::vector<int>{0, 2, 1, 3}));
   EXPECT_EQ(Network::port_map("interleaved", {1, 3, 2}, 6), (std::vector<int>{0, 1, 3, 5, 2, 4}));
+}
+
+// network.eject_vcs. A HyperX (8 routers of 8 terminals, one dimension),
+// hx05 routers, dimension order, 4-flit buffers, uniform load 1.0: an
+// internal channel of router B carries packets from B's terminals to the
+// global port towards C and packets from C to B's terminals, and the same in
+// C, so the full channels close a cycle through the two routers and the run
+// wedges for every seed tried. With one VC reserved for packets to a
+// terminal, the same runs drain (run_network checks that every flit arrives).
+const std::string kEjectCycle =
+    "run --set router.org=hx05 --set traffic.load=1.0 --set network.topology=hyperx --set network.hyperx_s=8 "
+    "--set network.hyperx_t=8 --set router.radix=16 --set network.routing=dor --set "
+    "network.port_assignment=interleaved --set router.vcs=4 --set router.vc_depth_flits=4 --set "
+    "sim.warmup_cycles=500 --set sim.measure_cycles=3000 --set sim.drain_cap_cycles=3000 --set sim.watchdog_cycles=1000 ";
+
+TEST(EjectVcs, BreakTheCycleThroughTwoRouters) {
+  for (const char* seed : {"1", "2", "3"}) {
+    SCOPED_TRACE(std::string("seed ") + seed);
+    const std::string base = kEjectCycle + "--set sim.seed=" + seed + " ";
+    auto shared = test::nwnsim(base + "--set network.eject_vcs=0");
+    EXPECT_EQ(shared.exit_code, 3) << shared.output;
+    EXPECT_NE(shared.output.find("network.eject_vcs = 1 reserves a VC"), std::string::npos) << shared.output;
+    auto reserved = test::nwnsim(base + "--set network.eject_vcs=1");
+    EXPECT_EQ(reserved.exit_code, 0) << reserved.output;
+  }
+}
+
+// The routes of every packet (the packet trace's route events): to another
+// router on VCs 0-2 of 4 (the reserved VC 3 never), to a terminal on any
+// (0-3); with network.eject_vcs = 0 both on 0-3. Tied ports: 0-7 are the
+// terminals, 8-14 the global ports.
+TEST(EjectVcs, PacketsForOtherRoutersNeverTakeTheReservedVc) {
+  for (const int eject : {0, 1}) {
+    SCOPED_TRACE("network.eject_vcs = " + std::to_string(eject));
+    const std::string trace = test::temp_path("eject" + std::to_string(eject) + ".trace");
+    auto r = test::nwnsim("run --set router.org=hx05 --set network.topology=hyperx --set network.hyperx_s=8 "
+                          "--set network.hyperx_t=8 --set router.radix=16 --set network.routing=dor --set "
+                          "traffic.load=0.4 --set sim.warmup_cycles=100 --set sim.measure_cycles=400 --set "
+                          "sim.packet_trace_every=1 --set network.eject_vcs=" + std::to_string(eject) +
+                          " --trace-packets " + trace);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::istringstream in(test::slurp(trace));
+    std::string line;
+    int to_router = 0, to_terminal = 0;
+    while (std::getline(in, line)) {
+      const auto at = line.find(" route ");
+      if (at == std::string::npos) continue;
+      const auto vcs = line.find(" vcs "), out = line.find(" router_out ");
+      ASSERT_NE(vcs, std::string::npos) << line;
+      ASSERT_NE(out, std::string::npos) << line;
+      const std::string range = line.substr(vcs + 5, line.find(' ', vcs + 5) - vcs - 5);
+      if (std::stoi(line.substr(out + 12)) >= 8) {
+        ++to_router;
+        ASSERT_EQ(range, eject ? "0-2" : "0-3") << line;
+      } else {
+        ++to_terminal;
+        ASSERT_EQ(range, "0-3") << line;
+      }
+    }
+    EXPECT_GT(to_router, 1000);
+    EXPECT_GT(to_terminal, 1000);
+  }
+}
+
+// Refused before anything runs, naming the key, the value and what is allowed.
+TEST(EjectVcs, BadValuesAreConfigErrors) {
+  auto r = test::nwnsim("run --set network.eject_vcs=1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("network.eject_vcs = 1: a network.topology = single router has no router-to-router "
+                          "channel"),
+            std::string::npos)
+      << r.output;
+  r = test::nwnsim("run --set network.topology=hyperx --set network.hyperx_s=8 --set network.hyperx_t=8 --set "
+                   "router.radix=16 --set router.vcs=4 --set network.routing=valiant --set network.eject_vcs=3");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("network.eject_vcs = 3: router.vcs = 4 leaves 1 VCs to packets for other routers, which network.routing = valiant"),
+            std::string::npos)
+      << r.output;
+  r = test::nwnsim("run --set network.eject_vcs=-1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("network.eject_vcs"), std::string::npos) << r.output;
 }
 
 }  // namespace

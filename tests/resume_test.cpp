@@ -303,7 +303,7 @@ TEST(Interrupt, CompareLeavesNoChildAndNoScratch) {
                                  "--set router.radix=64 --set sim.measure_cycles=200000",
                                  log);
   const std::string scratch = "nwnsim-compare-" + std::to_string(pid);
-  for (int i = 0; i < 300 && !processes_mentioning(scratch); ++i)
+  for (int i = 0; i < 3000 && !processes_mentioning(scratch); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_GT(processes_mentioning(scratch), 0) << "no simulation started: " << slurp(log);
   kill(pid, SIGINT);
@@ -313,6 +313,8 @@ TEST(Interrupt, CompareLeavesNoChildAndNoScratch) {
   EXPECT_NE(slurp(log).find("interrupted by SIGINT"), std::string::npos) << slurp(log);
 }
 
+// (The waits for a child allow 30 s: on a loaded 2-core CI machine the
+// sweep's first simulation started after more than 3 s.)
 // reproduce forwards SIGTERM through its sweep to the simulations; the
 // sweep's kept points resume on the next run.
 TEST(Interrupt, ReproduceStopsItsSweepWhichResumes) {
@@ -325,7 +327,7 @@ TEST(Interrupt, ReproduceStopsItsSweepWhichResumes) {
          "outputs = [\"json\"]\n";
   const std::string args = "reproduce long --presets " + presets + " --out " + out;
   const pid_t pid = start_nwnsim(args, temp_path("log"));
-  for (int i = 0; i < 300 && processes_mentioning(out + "/long-points/points/") == 0; ++i)
+  for (int i = 0; i < 3000 && processes_mentioning(out + "/long-points/points/") == 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_GT(processes_mentioning(out + "/long-points/points/"), 0) << slurp(temp_path("log"));
   kill(pid, SIGTERM);

@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 
 #include "sim/config.hpp"
 #include "sim/topo/analysis.hpp"
 #include "sim/topo/graph.hpp"
+#include "sim/topo/metis_bisection.hpp"
 #include "sim/topo/nest.hpp"
 
 namespace nwn::topo {
@@ -101,6 +103,138 @@ TEST(TopoAnalysis, BisectionsReportBalancedPartitionsOfTheirCut) {
     SCOPED_TRACE(g.name);
     expect_valid_partition(g, bisection(g, heuristic));
     if (g.routers() <= exact.exact_bisection_routers) expect_valid_partition(g, bisection(g, exact));
+  }
+}
+
+// Graphs whose minimum bisection is known, too large for the exhaustive
+// search: two K_n joined by k channels (k), a ring (2), a 2-D torus of even
+// sides a x b, a <= b (2a), a hypercube (2^(d-1)).
+Graph two_cliques(int n, int k) {
+  // Router i of the first clique and router n + i of the second are joined for i < k.
+  return by_hand("two K" + std::to_string(n) + " joined by " + std::to_string(k), 2 * n, [n, k](int a, int b) {
+    return (a < n) == (b < n) || (std::min(a, b) < k && std::max(a, b) == std::min(a, b) + n);
+  });
+}
+Graph ring(int n) {
+  return by_hand("ring", n, [n](int a, int b) { return (a + 1) % n == b || (b + 1) % n == a; });
+}
+Graph torus2d(int a, int b) {
+  return by_hand("torus", a * b, [a, b](int u, int v) {
+    const int ux = u % a, uy = u / a, vx = v % a, vy = v / a;
+    return (uy == vy && ((ux + 1) % a == vx || (vx + 1) % a == ux)) ||
+           (ux == vx && ((uy + 1) % b == vy || (vy + 1) % b == uy));
+  });
+}
+
+struct KnownBisection {
+  Graph g;
+  std::int64_t cut;
+};
+std::vector<KnownBisection> known_bisections() {
+  return {{two_cliques(20, 1), 1}, {two_cliques(20, 3), 3}, {two_cliques(30, 7), 7}, {ring(40), 2},
+          {ring(101), 2},          {torus2d(8, 8), 16},     {torus2d(8, 16), 16},   {hypercube(6), 32}};
+}
+
+// METIS alone (its own partition and cut, before the exact balance and
+// FM), and the metis method as topo analyze runs it.
+TEST(TopoAnalysis, MetisFindsKnownMinimumBisections) {
+  AnalysisOptions metis;
+  metis.exact_bisection_routers = 0;
+  metis.bisection_method = BisectionMethod::metis;
+  for (const auto& [g, cut] : known_bisections()) {
+    SCOPED_TRACE(g.name + " of " + std::to_string(g.routers()));
+    std::vector<std::vector<std::pair<int, int>>> adjacency(g.routers());
+    for (int r = 0; r < g.routers(); ++r)
+      for (int v : g.links[r]) adjacency[r].push_back({v, 1});
+    const MetisBisection m = metis_bisection(adjacency, std::vector<int>(g.routers(), 1), 1);
+    std::int64_t counted = 0;
+    int on_one = 0;
+    for (int r = 0; r < g.routers(); ++r) {
+      on_one += m.side[r];
+      for (int v : g.links[r]) counted += m.side[r] != m.side[v];
+    }
+    EXPECT_EQ(counted / 2, m.cut) << "METIS's objective is the partition's cut";
+    EXPECT_EQ(m.cut, cut);
+    EXPECT_LE(std::abs(2 * on_one - g.routers()), 1) << "METIS's sides at these sizes are within one";
+    const Bisection b = bisection(g, metis);
+    EXPECT_FALSE(b.exact);
+    EXPECT_EQ(b.cut, cut);
+    expect_valid_partition(g, b);
+    EXPECT_NE(b.method.find("METIS"), std::string::npos) << b.method;
+  }
+}
+
+TEST(TopoAnalysis, MetisCountsParallelChannels) {
+  // Two K6 joined by one router pair with 3 parallel channels and another with 1: the cut is 4.
+  Graph g = two_cliques(6, 2);
+  g.links[0].push_back(6);
+  g.links[0].push_back(6);
+  g.links[6].push_back(0);
+  g.links[6].push_back(0);
+  g.finalize();
+  AnalysisOptions metis;
+  metis.exact_bisection_routers = 0;
+  metis.bisection_method = BisectionMethod::metis;
+  AnalysisOptions exact;
+  EXPECT_EQ(bisection(g, exact).cut, 4);
+  const Bisection b = bisection(g, metis);
+  EXPECT_EQ(b.cut, 4);
+  expect_valid_partition(g, b);
+}
+
+TEST(TopoAnalysis, MetisIsDeterministicForASeed) {
+  AnalysisOptions metis;
+  metis.exact_bisection_routers = 0;
+  metis.bisection_method = BisectionMethod::metis;
+  for (const Graph& g : {build({"network.topology=slimfly", "network.slimfly.q=13"}),
+                         build({"network.topology=dragonfly", "network.dragonfly.p=4"}),
+                         build({"network.topology=oft", "network.oft.k=12"})}) {
+    SCOPED_TRACE(g.name);
+    const Bisection a = bisection(g, metis), b = bisection(g, metis);
+    EXPECT_EQ(a.cut, b.cut);
+    EXPECT_EQ(a.side, b.side);
+    EXPECT_EQ(a.method, b.method);
+    // Another rand() user between the two calls changes nothing: METIS seeds it.
+    std::srand(12345);
+    (void)std::rand();
+    EXPECT_EQ(bisection(g, metis).side, a.side);
+  }
+}
+
+TEST(TopoAnalysis, EveryMethodReportsBalancedPartitionsAndBestIsTheSmaller) {
+  AnalysisOptions fm, metis, best;
+  fm.exact_bisection_routers = metis.exact_bisection_routers = best.exact_bisection_routers = 0;
+  fm.bisection_method = BisectionMethod::fm;
+  metis.bisection_method = BisectionMethod::metis;
+  best.bisection_method = BisectionMethod::best;
+  for (const Graph& g : {build({"network.topology=slimfly", "network.slimfly.q=7"}),
+                         build({"network.topology=oft", "network.oft.k=6"}),
+                         build({"network.topology=mlfm", "network.mlfm.h=5"}),
+                         build({"network.topology=fattree", "network.fattree.radix=8", "network.fattree.levels=3"}),
+                         build({"network.topology=nesttree", "network.nesttree.t=2", "network.nesttree.u=2",
+                                "network.nesttree.nodes=512", "network.nesttree.switch_radix=8"})}) {
+    SCOPED_TRACE(g.name);
+    const Bisection f = bisection(g, fm), m = bisection(g, metis), b = bisection(g, best);
+    expect_valid_partition(g, f);
+    expect_valid_partition(g, m);
+    expect_valid_partition(g, b);
+    EXPECT_EQ(b.cut, std::min(f.cut, m.cut));
+    EXPECT_NE(b.method.find("best of METIS (cut " + std::to_string(m.cut) + ") and Fiduccia-Mattheyses (cut " +
+                            std::to_string(f.cut) + ")"),
+              std::string::npos)
+        << b.method;
+  }
+}
+
+TEST(TopoAnalysis, BisectionMethodNames) {
+  EXPECT_EQ(parse_bisection_method("fm"), BisectionMethod::fm);
+  EXPECT_EQ(parse_bisection_method("metis"), BisectionMethod::metis);
+  EXPECT_EQ(parse_bisection_method("best"), BisectionMethod::best);
+  try {
+    parse_bisection_method("kl");
+    ADD_FAILURE() << "kl accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'kl' (allowed: fm, metis, best)"), std::string::npos) << e.what();
   }
 }
 

@@ -51,7 +51,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadTopology{"--set network.topology=hyperx --set network.hyperx_s=8,8 --set router.radix=16",
                     {"router.radix = 16", "needs at least 22 ports"}},
         BadTopology{"--set network.slimfly.qq=5", {"unknown key 'network.slimfly.qq'", "network.slimfly.q"}},
-        BadTopology{"--set network.topology=torus3", {"network.topology", "one of"}}));
+        BadTopology{"--set network.topology=torus3", {"network.topology", "one of"}},
+        BadTopology{"--bisection-method kl", {"--bisection-method", "kl", "fm,metis,best"}}));
 
 TEST(TopoCli, AnalyzeWritesOneRowPerCaseAndIsDeterministic) {
   const std::string csv = temp_path("a.csv"), j1 = temp_path("a.json"), j2 = temp_path("b.json");

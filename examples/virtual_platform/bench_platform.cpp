@@ -2,6 +2,8 @@
 // work: uniform random traffic of 1-flit packets at load 0.3 on a 64-node
 // folded Clos (radix 16, two levels) for 20,000 cycles.
 //   bench_platform builtin    nwnsim's own Bernoulli sources (nwn::run_experiment)
+//   bench_platform builtin-step   the same one cycle at a time (sim.block_cycles = 1),
+//                             as the embedding runs with lookahead 1
 //   bench_platform external   the same process of arrivals from 64 LT initiators
 //                             (posted writes with a NodeExtension, quantum keepers)
 //   bench_platform external-blocks   the same with embed.lookahead_cycles = 10:
@@ -118,15 +120,16 @@ int sc_main(int argc, char* argv[]) {
     return 2;
   }
   nwn::Config cfg = bench_config(flits);
-  if (mode == "builtin") {
+  if (mode == "builtin" || mode == "builtin-step") {
+    if (mode == "builtin-step") cfg.set("sim.block_cycles", "1", "bench_platform");
     nwn::PerfResult perf;
     const nwn::RunResult r = nwn::run_experiment(cfg, &perf);
-    report("builtin", perf.wall_seconds, r.cycles, r.flit_hops, r.accepted_load);
+    report(mode.c_str(), perf.wall_seconds, r.cycles, r.flit_hops, r.accepted_load);
     return 0;
   }
   if (mode == "external-blocks") cfg.set("embed.lookahead_cycles", "10", "bench_platform");
   else if (mode != "external") {
-    std::fprintf(stderr, "usage: bench_platform builtin|external|external-blocks [FLITS]\n");
+    std::fprintf(stderr, "usage: bench_platform builtin|builtin-step|external|external-blocks [FLITS]\n");
     return 2;
   }
   tlm::tlm_global_quantum::instance().set(sc_core::sc_time(20, sc_core::SC_NS));  // 100 cycles

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "../../models/rng.hpp"
+#include "metis_bisection.hpp"
 
 namespace nwn::topo {
 namespace {
@@ -169,6 +170,34 @@ class Fm {
   }
   bool counts(int r) const { return by_terminals_ ? g_.terminals[r] > 0 : true; }
   int total() const { return total_; }
+  const std::vector<std::vector<std::pair<int, int>>>& adjacency() const { return adj_; }
+
+  // Moves counted routers off the heavier side, best gain first, until the
+  // sides hold floor and ceil of half of them (a partitioner's balance
+  // tolerance allows more); returns how many moved.
+  int rebalance(std::vector<char>& side) {
+    const int lo = total_ / 2, hi = (total_ + 1) / 2;
+    int on_one = 0;
+    for (int v = 0; v < n_; ++v) on_one += counts(v) && side[v];
+    if (on_one >= lo && on_one <= hi) return 0;
+    const char heavy = on_one > hi ? 1 : 0;
+    std::vector<int> gains(n_);
+    std::priority_queue<std::pair<int, int>> heap;  // gain, vertex on the heavy side
+    for (int v = 0; v < n_; ++v)
+      if (counts(v) && side[v] == heavy) heap.push({gains[v] = gain(side, v), v});
+    int moved = 0;
+    while (on_one < lo || on_one > hi) {
+      const auto [g, v] = heap.top();
+      heap.pop();
+      if (side[v] != heavy || g != gains[v]) continue;  // moved, or a stale gain
+      side[v] ^= 1;
+      on_one += heavy ? -1 : 1;
+      ++moved;
+      for (auto [w, c] : adj_[v])
+        if (counts(w) && side[w] == heavy) heap.push({gains[w] = gain(side, w), w});
+    }
+    return moved;
+  }
 
   std::int64_t refine(std::vector<char>& side) {
     std::int64_t cut = 0;
@@ -251,23 +280,18 @@ class Fm {
   bool by_terminals_ = true;
 };
 
-}  // namespace
+// Starts of either method: opt.bisection_starts, fewer on large graphs
+// (about 4 million channel visits in all for FM), at least one.
+int bisection_starts(const Graph& g, const AnalysisOptions& opt) {
+  const double work = double(g.routers()) + 2.0 * double(g.channels());
+  return std::max(1, std::min(opt.bisection_starts, int(4e6 / work)));
+}
 
-Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
+// The best of multi-start Fiduccia-Mattheyses: from the split in router-id
+// order, then from random balanced splits.
+Bisection fm_bisection(const Graph& g, const AnalysisOptions& opt, Fm& fm) {
   const int n = g.routers();
-  if (n < 2) {
-    Bisection b;
-    b.exact = true;
-    b.method = "exact (one router)";
-    b.side.assign(n, 0);
-    return b;
-  }
-  if (n <= opt.exact_bisection_routers) return exact_bisection(g, opt.balance_routers);
-  Fm fm(g, opt.balance_routers);
-  // Starts: the split in router-id order, then random balanced splits; on
-  // large graphs fewer starts (about 4 million channel visits in all).
-  const double work = double(n) + 2.0 * double(g.channels());
-  const int starts = std::max(1, std::min(opt.bisection_starts, int(4e6 / work)));
+  const int starts = bisection_starts(g, opt);
   Rng rng(opt.seed, 0x62697365ULL);
   std::int64_t best = -1;
   std::vector<char> best_side;
@@ -294,8 +318,72 @@ Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
   Bisection b;
   b.cut = best;
   b.side = best_side;
-  b.method = fmt::format("upper bound: Fiduccia-Mattheyses, {} start{} (seed {})", starts, starts == 1 ? "" : "s",
-                         opt.seed);
+  b.method = fmt::format("Fiduccia-Mattheyses, {} start{} (seed {})", starts, starts == 1 ? "" : "s", opt.seed);
+  return b;
+}
+
+// METIS's multilevel bisection (the best of as many as FM has starts),
+// weighting the routers that count, then its sides made exactly floor and
+// ceil of half (METIS allows 0.1 % more) and refined by Fiduccia-Mattheyses
+// from there.
+Bisection metis_then_fm(const Graph& g, const AnalysisOptions& opt, Fm& fm) {
+  if (opt.progress) opt.progress("bisection (METIS)", 0, 1);
+  std::vector<int> weight(g.routers());
+  for (int r = 0; r < g.routers(); ++r) weight[r] = fm.counts(r) ? 1 : 0;
+  const int tries = bisection_starts(g, opt);
+  MetisBisection m = metis_bisection(fm.adjacency(), weight, opt.seed, tries);
+  const int moved = fm.rebalance(m.side);
+  Bisection b;
+  b.cut = fm.refine(m.side);
+  b.side = std::move(m.side);
+  b.method = fmt::format("METIS recursive bisection, best of {} (seed {}; its cut {}, {} router{} moved to balance), "
+                         "then Fiduccia-Mattheyses",
+                         tries, opt.seed, m.cut, moved, moved == 1 ? "" : "s");
+  return b;
+}
+
+}  // namespace
+
+const std::vector<std::string>& bisection_method_names() {
+  static const std::vector<std::string> names{"fm", "metis", "best"};
+  return names;
+}
+
+BisectionMethod parse_bisection_method(const std::string& name) {
+  const auto& names = bisection_method_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return BisectionMethod(i);
+  throw std::invalid_argument(fmt::format("bisection method '{}' (allowed: {})", name, fmt::join(names, ", ")));
+}
+
+Bisection bisection(const Graph& g, const AnalysisOptions& opt) {
+  const int n = g.routers();
+  if (n < 2) {
+    Bisection b;
+    b.exact = true;
+    b.method = "exact (one router)";
+    b.side.assign(n, 0);
+    return b;
+  }
+  if (n <= opt.exact_bisection_routers) return exact_bisection(g, opt.balance_routers);
+  Fm fm(g, opt.balance_routers);
+  Bisection b;
+  switch (opt.bisection_method) {
+    case BisectionMethod::fm:
+      b = fm_bisection(g, opt, fm);
+      break;
+    case BisectionMethod::metis:
+      b = metis_then_fm(g, opt, fm);
+      break;
+    case BisectionMethod::best: {
+      Bisection m = metis_then_fm(g, opt, fm), f = fm_bisection(g, opt, fm);
+      const std::string both = fmt::format("best of METIS (cut {}) and Fiduccia-Mattheyses (cut {}): ", m.cut, f.cut);
+      b = m.cut <= f.cut ? std::move(m) : std::move(f);  // a tie goes to METIS
+      b.method = both + b.method;
+      break;
+    }
+  }
+  b.method = "upper bound: " + b.method;
   return b;
 }
 

@@ -16,10 +16,13 @@
 // without endpoints, e.g. switches, go to either side; with balance_routers,
 // halves of all routers, as a partitioner balancing vertices does). Exact for at most
 // exact_bisection_routers routers (all 2^(n-1) partitions, Gray-code order);
-// above, an upper bound: the best of multi-start Fiduccia-Mattheyses
-// refinement from a split in router-id order and from random balanced
-// splits (seeded). beta = cut / (endpoints / 2), the HyperX paper's relative
-// bisection (1 = full bisection bandwidth).
+// above, an upper bound by `bisection_method`: fm, the best of multi-start
+// Fiduccia-Mattheyses refinement from a split in router-id order and from
+// random balanced splits (seeded); metis, METIS's multilevel recursive
+// bisection (seeded), balanced exactly and refined by Fiduccia-Mattheyses;
+// best, both, keeping the smaller cut (docs/TOPOLOGIES.md compares them).
+// beta = cut / (endpoints / 2), the HyperX paper's relative bisection (1 =
+// full bisection bandwidth).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -30,17 +33,24 @@
 
 namespace nwn::topo {
 
+enum class BisectionMethod { fm, metis, best };  // in the order of bisection_method_names()
+const std::vector<std::string>& bisection_method_names();  // "fm", "metis", "best"
+// Throws std::invalid_argument naming the value and the allowed names.
+BisectionMethod parse_bisection_method(const std::string& name);
+
 struct AnalysisOptions {
   int max_sources = 2000;            // BFS sources before sampling
   int exact_bisection_routers = 24;  // exhaustive bisection up to this size
   int bisection_starts = 8;          // FM starts (fewer on large graphs, see bisection())
+  BisectionMethod bisection_method = BisectionMethod::fm;  // above exact_bisection_routers
   bool balance_routers = false;      // balance all routers instead of those with endpoints
   bool bisection = true;             // false: skip it (cut and beta -1, method "skipped")
   std::uint64_t seed = 1;
   // Progress of the long parts, so a long analysis can say so; may be
   // empty. Called with ("distances", sources done, sources in all) after
-  // each BFS source, and ("bisection", starts done, starts in all) before
-  // each Fiduccia-Mattheyses start.
+  // each BFS source, ("bisection", starts done, starts in all) before
+  // each Fiduccia-Mattheyses start and ("bisection (METIS)", 0, 1) before
+  // METIS.
   std::function<void(const char* stage, int done, int total)> progress;
 };
 

@@ -33,6 +33,7 @@ struct AnalyzeArgs {
   int max_sources = 2000;
   int exact_bisection = 24;
   int starts = 8;
+  std::string bisection_method = topo::bisection_method_names()[int(topo::AnalysisOptions{}.bisection_method)];
   bool balance_routers = false;
   bool no_bisection = false;
   std::string csv_path, json_path;
@@ -82,6 +83,7 @@ Column analyze_case(const Config& cfg, const std::string& label, const AnalyzeAr
   opt.max_sources = a.max_sources;
   opt.exact_bisection_routers = a.exact_bisection;
   opt.bisection_starts = a.starts;
+  opt.bisection_method = topo::parse_bisection_method(a.bisection_method);
   opt.balance_routers = a.balance_routers;
   opt.bisection = !a.no_bisection;
   opt.seed = std::uint64_t(cfg.get_int("sim.seed"));
@@ -234,9 +236,14 @@ CommandRegistration reg_topo([](CLI::App& app, int& exit_code) {
   c->add_option("--exact-bisection", an->exact_bisection, "exhaustive bisection up to this many routers")
       ->capture_default_str()
       ->check(CLI::Range(2, 30));
-  c->add_option("--bisection-starts", an->starts, "Fiduccia-Mattheyses starts above that size")
+  c->add_option("--bisection-starts", an->starts,
+                "Fiduccia-Mattheyses starts (METIS: bisections it tries) above that size")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  c->add_option("--bisection-method", an->bisection_method,
+                "above --exact-bisection: fm (Fiduccia-Mattheyses starts), metis (METIS, then FM) or best (both)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(topo::bisection_method_names()));
   c->add_flag("--no-bisection", an->no_bisection, "skip the bisection (reported as -1 in CSV and JSON)");
   c->add_flag("--balance-routers", an->balance_routers,
               "bisection halves of all routers (default: halves of the routers with endpoints, switches free)");

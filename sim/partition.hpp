@@ -1,0 +1,32 @@
+// Which rank (sim/ranks.hpp) simulates each router of a graph network, with
+// its terminals: every rank computes the same answer from the config and
+// the graph, without asking the others. Results never depend on it (the
+// routings' and the workload's random streams are per router and per node);
+// speed does: a rank waits for the slowest, and the channels between ranks
+// are what the ranks exchange.
+//
+// sim.partition = contiguous (default): router-id ranges of about equal
+// weight (the ports a router uses: its terminals and its channels, a
+// stand-in for the flits it moves), as the kernel makes its threads' chunks.
+// sim.partition = groups: the topology's own structure, whole units in id
+// order dealt out the same way: a fat tree's pods (fclos, fattree: the
+// routers below the top level, by the subtrees they form, each with a
+// share of the top routers) and the group labels of the others (a
+// Dragonfly's groups), so that most channels stay inside a rank.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "topo/graph.hpp"
+
+namespace nwn {
+
+// The rank of every router; each of the `ranks` ranks gets at least one.
+// Throws ConfigError when the network cannot be split that way.
+std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int ranks);
+
+// Of a partition: how many one-way channels join routers of different ranks.
+long long channels_between_ranks(const topo::Graph& g, const std::vector<int>& rank_of_router);
+
+}  // namespace nwn

@@ -1,0 +1,142 @@
+// The parts of running over MPI ranks that one process can test: how the
+// routers are split (sim/partition.hpp), what is refused, and the job
+// `run --emit slurm` writes. Runs over real ranks, bit for bit against one
+// process, are scripts/mpi-check (ctest label mpi).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "base/error.hpp"
+#include "sim/network.hpp"
+#include "sim/partition.hpp"
+#include "sim/topo/graph.hpp"
+#include "sim_util.hpp"
+
+namespace nwn {
+namespace {
+
+// Every rank gets routers, and rank numbers never go down in router order.
+void expect_contiguous(const std::vector<int>& rank_of, int ranks) {
+  ASSERT_FALSE(rank_of.empty());
+  EXPECT_EQ(rank_of.front(), 0);
+  EXPECT_EQ(rank_of.back(), ranks - 1);
+  for (std::size_t r = 1; r < rank_of.size(); ++r) {
+    EXPECT_GE(rank_of[r], rank_of[r - 1]);
+    EXPECT_LE(rank_of[r], rank_of[r - 1] + 1) << "rank " << rank_of[r - 1] + 1 << " got no router";
+  }
+}
+
+TEST(Partition, ContiguousRangesOfAboutEqualWeight) {
+  const Config cfg = test::config({"network.topology=torus", "network.torus.dims=8,8", "router.radix=8"});
+  const topo::Graph g = topo::build_graph(cfg);
+  for (int ranks : {1, 2, 3, 5, 64}) {
+    const std::vector<int> rank_of = partition_routers(cfg, g, ranks);
+    expect_contiguous(rank_of, ranks);
+    // Identical routers: shares differ by one router at most.
+    std::vector<int> count(std::size_t(ranks), 0);
+    for (int k : rank_of) ++count[std::size_t(k)];
+    EXPECT_LE(*std::max_element(count.begin(), count.end()) - *std::min_element(count.begin(), count.end()), 1)
+        << ranks << " ranks";
+  }
+}
+
+TEST(Partition, MoreRanksThanRoutersIsAnErrorNamingBoth) {
+  const Config cfg = test::config({"network.topology=torus", "network.torus.dims=2,2", "router.radix=8"});
+  try {
+    partition_routers(cfg, topo::build_graph(cfg), 5);
+    FAIL() << "5 ranks for 4 routers accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("mpirun -np 5"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at most 4 ranks"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Partition, GroupsKeepEachDragonflyGroupOnOneRank) {
+  const Config cfg = test::config({"network.topology=dragonfly", "network.dragonfly.p=2", "router.radix=8",
+                                   "sim.partition=groups"});
+  const topo::Graph g = topo::build_graph(cfg);
+  const std::vector<int> rank_of = partition_routers(cfg, g, 3);
+  std::map<int, std::set<int>> ranks_of_group;
+  for (int r = 0; r < g.routers(); ++r) ranks_of_group[g.group[r]].insert(rank_of[r]);
+  for (auto& [group, ranks] : ranks_of_group) EXPECT_EQ(ranks.size(), 1u) << "group " << group;
+  EXPECT_EQ(std::set<int>(rank_of.begin(), rank_of.end()).size(), 3u);
+}
+
+// A fat tree split by pods crosses fewer channels than by router ranges,
+// which put the leaves on one rank and their parents on another.
+TEST(Partition, PodsOfAFatTreeCrossFewerChannels) {
+  Config cfg = test::config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=3"});
+  const topo::Graph g = topo::build_graph(cfg);
+  const long long contiguous = channels_between_ranks(g, partition_routers(cfg, g, 4));
+  cfg.set_override("sim.partition=groups");
+  const std::vector<int> by_pods = partition_routers(cfg, g, 4);
+  const long long pods = channels_between_ranks(g, by_pods);
+  EXPECT_LT(pods, contiguous);
+  EXPECT_EQ(std::set<int>(by_pods.begin(), by_pods.end()).size(), 4u);
+  // 4 pods of 4 leaves and 4 middle routers: a pod's inner channels stay.
+  for (int r = 0; r < g.routers(); ++r)
+    for (int f : g.links[r])
+      if (g.group[r] < 2 && g.group[f] < 2) {
+        EXPECT_EQ(by_pods[r], by_pods[f]) << r << "-" << f;
+      }
+}
+
+TEST(Partition, GroupsOfATopologyWithoutThemIsAnError) {
+  const Config cfg = test::config({"network.topology=torus", "network.torus.dims=4,4", "router.radix=8",
+                                   "sim.partition=groups"});
+  EXPECT_THROW(partition_routers(cfg, topo::build_graph(cfg), 2), ConfigError);
+}
+
+TEST(Distributable, RefusesWhatOneProcessMustRunNamingTheKey) {
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"network.topology=single", "network.topology"},
+      {"router.allocator_impl=rtl", "router.allocator_impl"},
+      {"sim.packet_trace_file=t.txt", "sim.packet_trace_file"},
+      {"sim.vcd_file=o.vcd", "sim.vcd_file"},
+      {"traffic.source=external", "traffic.source"},
+      {"traffic.batch_max_outstanding=2", "traffic.batch_max_outstanding"}};
+  for (auto& [set, key] : refused) {
+    Config cfg = test::config({"network.topology=mesh", "network.mesh.dims=3,3", "router.radix=8",
+                               "traffic.mode=batch"});
+    cfg.set_override(set);
+    try {
+      check_distributable(cfg, 2);
+      ADD_FAILURE() << set << " accepted over 2 ranks";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("allowed"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(check_distributable(test::config({"network.topology=mesh", "network.mesh.dims=3,3",
+                                                    "router.radix=8", "traffic.mode=batch"}),
+                                      2));
+}
+
+TEST(RankJob, EmitSlurmWritesAnMpiJobWithMeasuredMemoryPerRank) {
+  const auto r = test::nwnsim(
+      "run --set network.topology=torus --set network.torus.dims=4,4 --set router.radix=8 --set sim.threads=2 "
+      "--emit slurm --ranks 3 --json out.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("#SBATCH --ntasks=3\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#SBATCH --cpus-per-task=2\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#SBATCH --mem-per-cpu="), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("share (6 routers, 6 nodes)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("srun --mpi=pmix "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("/out.json'"), std::string::npos) << "outputs by absolute path: " << r.output;
+  const auto fixed = test::nwnsim(
+      "run --set network.topology=torus --set network.torus.dims=4,4 --set router.radix=8 --emit slurm --ranks 2 "
+      "--mem-per-rank 3000");
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  EXPECT_NE(fixed.output.find("#SBATCH --mem-per-cpu=3000M\n"), std::string::npos) << fixed.output;
+  EXPECT_EQ(test::nwnsim("run --emit slurm").exit_code, 2);
+  EXPECT_EQ(test::nwnsim("run --ranks 2").exit_code, 2);
+  EXPECT_EQ(test::nwnsim("run --set network.routing=ugal_g --set network.topology=torus --set "
+                         "network.torus.dims=4,4 --set router.radix=8 --emit slurm --ranks 2")
+                .exit_code,
+            2);
+}
+
+}  // namespace
+}  // namespace nwn
