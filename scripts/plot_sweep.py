@@ -9,8 +9,11 @@ organization (python/nwnsim/plots.py).
 
 With --seeds, each point carries its 95 % interval as an error bar.
 
-Saturated points (marked packets that did not drain, or accepted < offered)
-are marked with a red cross and do not set the y-range.
+Saturated points (marked packets that did not drain, or accepted below
+sim.saturation_accept_ratio of offered) are drawn as a cross in the curve's
+colour (grey in the legend) and do not set the y-range; those above it as a
+triangle in the curve's colour on the top edge, stacked downward when several
+curves are off scale at one load.
 """
 import json
 import os

@@ -60,7 +60,7 @@ std::vector<std::string> result_fields() {
   std::vector<std::string> out;
   const json run = RunResult{}.to_json();
   for (auto& [k, v] : run.items()) out.push_back(k);
-  for (const char* k : {"power", "heatmap", "latency_histogram", "fairness", "classes", "time_series", "warmup_check",
+  for (const char* k : {"power", "heatmap", "latency_histogram", "fairness", "classes", "size_classes", "time_series", "warmup_check",
                         "utilization", "confidence"})
     if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
   return out;

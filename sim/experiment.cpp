@@ -63,6 +63,7 @@ nlohmann::ordered_json RunResult::to_json() const {
   if (!fairness.is_null()) j["fairness"] = fairness;
   if (!utilization.is_null()) j["utilization"] = utilization;
   if (!classes.is_null()) j["classes"] = classes;
+  if (!size_classes.is_null()) j["size_classes"] = size_classes;
   if (!time_series.is_null()) j["time_series"] = time_series;
   if (!warmup_check.is_null()) j["warmup_check"] = warmup_check;
   return j;
@@ -369,6 +370,18 @@ void summarize_distributions(const Network& net, Cycle now, RunResult& r) {
     k["latency_p99"] = by_class[c].percentile(0.99);
     k["latency_max"] = by_class[c].max();
     r.classes.push_back(k);
+  }
+  for (const SizeClass& size : s.size_classes()) {
+    nlohmann::ordered_json k;
+    k["packet_flits"] = size.packet_flits;
+    k["packets_measured"] = size.latency.count();
+    k["latency_avg"] = size.latency.mean();
+    k["latency_p50"] = size.latency.percentile(0.5);
+    k["latency_p99"] = size.latency.percentile(0.99);
+    k["latency_max"] = size.latency.max();
+    k["window_flits"] = size.window_flits;
+    k["accepted_load"] = r.window_cycles > 0 ? double(size.window_flits) / (capacity * nodes) : 0.0;
+    r.size_classes.push_back(k);
   }
   if (const Cycle every = s.sample_cycles(); every > 0) {
     nlohmann::ordered_json start = nlohmann::ordered_json::array(), packets = start, load = start, latency = start;
@@ -690,6 +703,8 @@ void track_statistics(const Config& cfg, Network& net, Cycle expected_cycles) {
   PacketStats& s = net.stats();
   s.track_window_sources(net.endpoints().nodes());
   s.track_classes(message_classes(cfg));
+  if (cfg.get_string("traffic.source") == "synthetic" && cfg.get_string("traffic.size_mix") == "bimodal")
+    s.track_sizes({int(cfg.get_int("traffic.bimodal_small_flits")), int(cfg.get_int("traffic.bimodal_large_flits"))});
   s.sample_every(Cycle(cfg.get_int("sim.sample_cycles")), expected_cycles);
 }
 

@@ -85,11 +85,42 @@ std::string plot_python() {
   return found.empty() ? "python3" : found.front();
 }
 
+// <prefix>/share/nwnsim of an installed nwnsim, from the directory of the
+// executable (CMakeLists.txt: the install's bin to data path).
+std::filesystem::path installed_data_dir() {
+  try {
+    return std::filesystem::path(self_executable()).parent_path() / NWNSIM_BIN_TO_DATA;
+  } catch (const std::runtime_error&) {
+    return {};
+  }
+}
+
 }  // namespace
 
+std::string data_path(const std::string& relative) {
+  namespace fs = std::filesystem;
+  const fs::path installed = installed_data_dir();
+  std::error_code ec;
+  if (!installed.empty() && fs::exists(installed / relative, ec)) return (installed / relative).lexically_normal().string();
+  return (fs::path(NWNSIM_SOURCE_DIR) / relative).string();
+}
+
+std::string data_dir() {
+  namespace fs = std::filesystem;
+  const fs::path installed = installed_data_dir();
+  std::error_code ec;
+  if (!installed.empty() && fs::is_directory(installed / "scripts", ec)) return installed.lexically_normal().string();
+  return NWNSIM_SOURCE_DIR;
+}
+
 std::string run_plot_script(const std::vector<std::string>& args) {
+  const std::string script = data_path(args.at(0));
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(script, ec))
+    return "no plot script " + args.at(0) + " (looked in " + (installed_data_dir() / args.at(0)).lexically_normal().string() +
+           " and " + script + ")";
   std::vector<std::string> argv = {plot_python()};
-  argv.push_back((std::filesystem::path(NWNSIM_SOURCE_DIR) / args.at(0)).string());
+  argv.push_back(script);
   argv.insert(argv.end(), args.begin() + 1, args.end());
   std::string command;
   for (auto& a : argv) command += (command.empty() ? "" : " ") + a;

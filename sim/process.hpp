@@ -37,8 +37,17 @@ class Interrupted : public std::runtime_error {
 
 std::string self_executable();
 
-// Runs a plot script of scripts/ (`args`: the script's path relative to the
-// source tree, then its arguments) with Python, directly, no shell between:
+// A data file of nwnsim (`relative`: its path in the source tree, e.g.
+// "scripts/plot_sweep.py" or "configs/paper"): an installed nwnsim's copy
+// beside the executable (<prefix>/share/nwnsim/RELATIVE, cmake --install),
+// else the source tree's that the program was built from.
+std::string data_path(const std::string& relative);
+// The directory data_path reads: the install's share/nwnsim when it has the
+// plot scripts, else the source tree (`nwnsim --version` shows it).
+std::string data_dir();
+
+// Runs a plot script (`args`: the script's path relative to the source tree,
+// found by data_path, then its arguments) with Python, directly, no shell between:
 // NWNSIM_PYTHON if set, else the first python3 on PATH that has matplotlib
 // (else the first python3, whose error then says what is missing). The
 // script's output and errors go to ours. Returns "" on success, else what

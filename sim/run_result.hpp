@@ -48,9 +48,10 @@ struct RunResult {
   // measured packets' exact latency histogram and CDF; the window's ejected
   // flits per source and per destination with Jain's fairness index and the
   // least and most served node; the latency of each message class; the
-  // packets delivered per interval of sim.sample_cycles; and whether the
+  // latency and accepted load of each packet size (a synthetic size mix);
+  // the packets delivered per interval of sim.sample_cycles; and whether the
   // window's start had settled (open loop). Null where a run has none.
-  nlohmann::ordered_json latency_histogram, fairness, classes, time_series, warmup_check;
+  nlohmann::ordered_json latency_histogram, fairness, classes, size_classes, time_series, warmup_check;
   // Channel utilization over the window (flits sent x cycles per flit /
   // window cycles): every router output port, router by router, and each
   // node's injection and ejection channel, with the busiest port.

@@ -62,7 +62,7 @@ namespace {
 // something: kept when every seed has the same, else left out.
 bool is_identity(const std::string& key) {
   return key == "min_node" || key == "max_node" || key == "busiest_router" || key == "busiest_port" || key == "class" ||
-         key == "sample_cycles";
+         key == "packet_flits" || key == "sample_cycles";
 }
 
 // The pooled histogram of the seeds' latency histograms.

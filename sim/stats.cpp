@@ -32,6 +32,10 @@ void PacketStats::combine(Ranks& ranks) {
   network_latency.combine(ranks);
   hops.combine(ranks);
   for (Histogram& h : by_class_) h.combine(ranks);
+  for (SizeClass& k : by_size_) {
+    k.latency.combine(ranks);
+    k.window_flits = ranks.sum(k.window_flits);
+  }
   outstanding_ = ranks.sum(outstanding_);  // + at the source's rank, - at the destination's: modulo 2^64
   last_created_ = ranks.max(last_created_);
   ranks.max(last_delivery_);

@@ -36,6 +36,14 @@ class Histogram {
   std::uint64_t n_ = 0, sum_ = 0, max_ = 0;
 };
 
+// The packets of one size (synthetic runs with traffic.size_mix): the
+// measured ones' latency, and the flits of all ejected in the window.
+struct SizeClass {
+  int packet_flits = 0;
+  Histogram latency;
+  std::uint64_t window_flits = 0;
+};
+
 // What was delivered in one interval of the run (sim.sample_cycles), all
 // packets, measured or not, by delivery cycle.
 struct Interval {
@@ -60,10 +68,16 @@ class PacketStats final : public PacketObserver {
     }
     if (p.window_flits && !window_flits_from_.empty()) window_flits_from_[std::size_t(p.src)] += p.window_flits;
     if (sample_cycles_) sample(p);
+    // Untracked, size_class_ is empty: one comparison a packet.
+    SizeClass* size = p.size_flits < size_class_.size() && size_class_[p.size_flits] >= 0
+                          ? &by_size_[std::size_t(size_class_[p.size_flits])]
+                          : nullptr;
+    if (size) size->window_flits += p.window_flits;
     if (!p.measured) return;
     --outstanding_;
     latency.add(p.delivered_cycle - p.created_cycle);
     if (p.cls < by_class_.size()) by_class_[p.cls].add(p.delivered_cycle - p.created_cycle);
+    if (size) size->latency.add(p.delivered_cycle - p.created_cycle);
     network_latency.add(p.delivered_cycle - p.injected_cycle);
     hops.add(p.hops);
   }
@@ -88,6 +102,22 @@ class PacketStats final : public PacketObserver {
   // Latency of the measured packets of each message class (classes > 1).
   void track_classes(int classes) { by_class_.assign(classes > 1 ? std::size_t(classes) : 0, Histogram{}); }
   const std::vector<Histogram>& latency_by_class() const { return by_class_; }
+  // Statistics per packet size, for a workload whose packets have one of
+  // `sizes_flits` (the classes in that order, duplicates merged); empty: off.
+  void track_sizes(const std::vector<int>& sizes_flits) {
+    by_size_.clear();
+    size_class_.clear();
+    for (int s : sizes_flits) {
+      if (std::any_of(by_size_.begin(), by_size_.end(), [&](const SizeClass& k) { return k.packet_flits == s; }))
+        continue;
+      by_size_.push_back(SizeClass{s, {}, 0});
+    }
+    int largest = 0;
+    for (const SizeClass& k : by_size_) largest = std::max(largest, k.packet_flits);
+    if (!by_size_.empty()) size_class_.assign(std::size_t(largest) + 1, -1);  // other sizes: no class
+    for (std::size_t i = 0; i < by_size_.size(); ++i) size_class_[std::size_t(by_size_[i].packet_flits)] = int(i);
+  }
+  const std::vector<SizeClass>& size_classes() const { return by_size_; }
   // A time series of intervals of `cycles` (0: off); `expected_cycles` sizes it up front.
   void sample_every(Cycle cycles, Cycle expected_cycles) {
     sample_cycles_ = cycles;
@@ -129,6 +159,8 @@ class PacketStats final : public PacketObserver {
   std::vector<Cycle> last_created_by_;
   std::vector<std::uint64_t> window_flits_from_;
   std::vector<Histogram> by_class_;
+  std::vector<SizeClass> by_size_;
+  std::vector<int> size_class_;  // by packet size in flits: the index in by_size_, or -1
   Cycle sample_cycles_ = 0;
   std::vector<Interval> series_;
   std::size_t interval_ = 0;  // the interval of the last delivery, which begins at cycle interval_begin_

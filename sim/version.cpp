@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "process.hpp"
+
 namespace nwn {
 
 const BuildInfo& build_info() {
@@ -21,8 +23,8 @@ std::string systemc_version_line() {
 
 std::string version_text() {
   const BuildInfo& b = build_info();
-  return fmt::format("nwnsim {}\ncommit {}\nbuild {}\ncompiler {}\n{}\n", b.version, b.commit, b.build_type,
-                     b.compiler, systemc_version_line());
+  return fmt::format("nwnsim {}\ncommit {}\nbuild {}\ncompiler {}\n{}\nplot scripts and presets in {}\n",
+                     b.version, b.commit, b.build_type, b.compiler, systemc_version_line(), data_dir());
 }
 
 }  // namespace nwn

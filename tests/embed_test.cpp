@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <utility>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -546,6 +547,75 @@ TEST(Embed, AtBackpressureFromAStallingTargetLosesNothing) {
   const RunResult r = net.results();  // throws on a lost or duplicated flit
   EXPECT_EQ(r.flits_created, r.flits_ejected);
   EXPECT_TRUE(r.drained);
+}
+
+// A target that takes a request in progress (TLM_ACCEPTED, no END_REQ)
+// while `hold` is set; otherwise it answers at once. release() answers the
+// held one (BEGIN_RESP without END_REQ) at the current time.
+struct HoldingTargets : sc_core::sc_module {
+  std::vector<std::unique_ptr<tlm_utils::simple_target_socket_tagged<HoldingTargets, kTlmBusWidth>>> sockets;
+  bool hold = true;
+  int held_node = -1;
+  tlm::tlm_generic_payload* held = nullptr;
+  std::uint64_t answered = 0;
+  HoldingTargets(sc_core::sc_module_name name, TlmNetwork& net) : sc_module(name) {
+    for (int n = 0; n < net.nodes(); ++n) {
+      sockets.push_back(std::make_unique<tlm_utils::simple_target_socket_tagged<HoldingTargets, kTlmBusWidth>>(
+          ("t" + std::to_string(n)).c_str()));
+      sockets.back()->register_nb_transport_fw(this, &HoldingTargets::fw, n);
+      net.initiator(n).bind(*sockets.back());
+    }
+  }
+  tlm::tlm_sync_enum fw(int n, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time&) {
+    if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP of the released one
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (hold && !held) {
+      held = &gp;
+      held_node = n;
+      return tlm::TLM_ACCEPTED;
+    }
+    ++answered;
+    return tlm::TLM_COMPLETED;
+  }
+  void release() {
+    hold = false;
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    tlm::tlm_generic_payload* gp = std::exchange(held, nullptr);
+    ++answered;
+    (*sockets[std::size_t(held_node)])->nb_transport_bw(*gp, phase, delay);
+  }
+};
+
+// The ejection buffer's credits go back when the target takes a request
+// (END_REQ, or BEGIN_RESP), not when it is offered one (BEGIN_REQ): while
+// node 5's target holds its first request, exactly router.vcs x
+// embed.eject_buffer_flits = 4 one-flit packets leave the network there,
+// the held one included; the rest wait in the network. Released, all arrive.
+TEST(Embed, EjectionCreditsWaitForTheTargetToTakeTheRequest) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  TlmNetwork net("net", config({"router.radix=8", "router.vcs=2", "embed.eject_buffer_flits=2",
+                                "embed.protocol=posted"}));
+  map_nodes(net);
+  Initiators init("init", net);
+  HoldingTargets targets("targets", net);
+  constexpr int kPackets = 12;
+  int sent = 0;
+  sc_core::sc_spawn([&] {
+    for (; sent < kPackets; ++sent) post_write(*init.sockets[0], 5, 1);
+  });
+  sc_core::sc_start(net.period() * 2000.0);
+  ASSERT_NE(targets.held, nullptr);
+  EXPECT_EQ(targets.held_node, 5);
+  EXPECT_EQ(targets.answered, 0u);
+  EXPECT_EQ(net.results().flits_ejected, 4u) << "router.vcs x embed.eject_buffer_flits";
+  targets.release();
+  sc_core::sc_start(net.period() * 2000.0);
+  EXPECT_EQ(sent, kPackets);
+  EXPECT_EQ(targets.answered, std::uint64_t(kPackets));
+  const RunResult r = net.results();
+  EXPECT_EQ(r.flits_ejected, std::uint64_t(kPackets));
+  EXPECT_EQ(net.outstanding(), 0u);
 }
 
 // --- (3) LT backpressure keeps the initiator's local time ---

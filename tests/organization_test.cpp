@@ -341,9 +341,17 @@ double accepted(const std::string& org, const std::string& pattern) {
 
 // The saturation claims of §5.2 that hold with margin.
 TEST(Organizations, SaturationOrderings) {
-  const double cn_ur = accepted("cn", "uniform");  // head-of-line blocking: 0.731 measured
-  EXPECT_GT(cn_ur, 0.70);
-  EXPECT_LT(cn_ur, 0.75);
+  // cn on UR is head-of-line limited: seeds 1 to 11 give 0.7261 to 0.7324
+  // (mean 0.7293, standard deviation 0.0017; `run --set router.org=cn
+  // --set traffic.load=1.0 --set sim.warmup_cycles=1000 --set
+  // sim.measure_cycles=4000 --seeds 11`), so 0.008 is over four of them.
+  // Outside it: a VC allocation a cycle slower (va 2: 0.713 to 0.718) and
+  // another switch allocator (separable input-first: 0.746 to 0.750, higher:
+  // iSLIP's one iteration matches less here). 2-cycle credits stay inside
+  // (0.728 to 0.733: a crossbar's terminals never push back); the credit
+  // rule tests catch those.
+  const double cn_ur = accepted("cn", "uniform");
+  EXPECT_NEAR(cn_ur, 0.729, 0.008);
   const double hc_ur = accepted("hc", "uniform");
   EXPECT_GT(hc_ur, 0.90);                       // hc near ideal on UR
   EXPECT_GT(accepted("hc", "bitcomp"), 0.90);   // and on BC

@@ -80,14 +80,24 @@ INSTANTIATE_TEST_SUITE_P(Patterns, PermutationThroughput,
 
 // One VC: the classic head-of-line limit, 2 - sqrt(2) = 0.586 for large k.
 // VC allocation and switch allocation happen in one cycle here (va = 0), so
-// a VC is free again the cycle after its packet leaves.
+// a VC is free again the cycle after its packet leaves. Seeds 1 to 11 give
+// 0.5887 to 0.5913 (mean 0.5900, standard deviation 0.0008; `run --set
+// router.radix=64 --set router.vcs=1 --set router.va_cycles=0 --set
+// flit.bits=64 --set traffic.load=1.0 --set sim.warmup_cycles=2000 --set
+// sim.measure_cycles=10000 --set sim.drain_cap_cycles=0 --seeds 11`): 0.004
+// is five of them, and the limit itself (0.586) lies inside. A VC reusable
+// one cycle later (va 1) halves it (0.2941 to 0.2959). The point is blind
+// to the switch allocator and to credits, and says so: one VC per input is
+// one request per crossbar row (input_first gives the same to four
+// digits), and 2-cycle credits change nothing (buffers of 16 flits,
+// terminals that always accept). The rule tests (tests/rules_test.cpp)
+// catch those.
 TEST(Saturation, OneVcUniformHitsHeadOfLineLimit) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   RunResult r = run_experiment(config({"router.radix=64", "router.vcs=1", "router.va_cycles=0", "flit.bits=64",
                                        "traffic.load=1.0", "sim.warmup_cycles=2000", "sim.measure_cycles=10000",
                                        "sim.drain_cap_cycles=0"}));
-  EXPECT_GT(r.accepted_load, 0.57);
-  EXPECT_LT(r.accepted_load, 0.62);
+  EXPECT_NEAR(r.accepted_load, 0.590, 0.004);
   EXPECT_TRUE(r.saturated);
 }
 

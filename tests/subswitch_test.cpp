@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <map>
 
 #include "models/subswitch.hpp"
 
@@ -408,6 +409,73 @@ TEST(Subswitch, ACopyOfAnInputIsASecondCrossbarRow) {
     for (auto& a : b.arrivals) last = std::max(last, a.at);
     EXPECT_EQ(last, copies ? 16u : 17u);
   }
+// The first cycle each packet's flits leave on any output, and whether they
+// leave back to back (one a cycle, none of another packet between).
+struct Departures {
+  std::vector<std::uint64_t> order;  // packets by their head's departure
+  bool whole = true;                 // each packet's flits in consecutive cycles
+  int most_in_one_cycle = 0;         // flits received in one cycle, over all outputs
+};
+
+Departures departures(const Bench& b) {
+  Departures d;
+  std::map<std::uint64_t, Cycle> last;
+  std::map<Cycle, int> per_cycle;
+  for (const auto& r : b.received) {
+    const std::uint64_t id = r.flit.packet_id;
+    d.most_in_one_cycle = std::max(d.most_in_one_cycle, ++per_cycle[r.at]);
+    if (r.flit.head) d.order.push_back(id);
+    else d.whole = d.whole && last.count(id) && r.at == last[id] + 1;
+    last[id] = r.at;
+  }
+  return d;
+}
+
+// Held (router.hold_switch_for_packet), a packet keeps its crossbar row and
+// its output from head to tail: another VC of the same input waits for the
+// row, whatever output it goes to, and one to the same output waits too,
+// though the row's VC turn would pick it. Flit by flit, both interleave.
+TEST(Subswitch, AHeldPacketKeepsItsRowFromHeadToTail) {
+  for (bool same_output : {false, true}) {
+    for (bool hold : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "same output " << same_output << ", hold " << hold);
+      Bench b(2, false, 64, 1, 3, hold);
+      b.packet(0, 1, 4, 1, 0, 0);
+      b.packet(0, same_output ? 1 : 2, 4, 2, 0, 1);
+      b.run(0, 40);
+      ASSERT_EQ(b.received.size(), 8u);
+      const Departures d = departures(b);
+      EXPECT_EQ(d.most_in_one_cycle, 1) << "one crossbar row: one flit a cycle";
+      EXPECT_EQ(d.whole, hold);
+    }
+  }
+}
+
+// The tail releases the row and the output even when its VC holds the next
+// packet: that packet routes and allocates a VC anew, and a packet waiting
+// at another input takes the output first.
+TEST(Subswitch, AHeldOutputIsFreeAfterTheTail) {
+  Bench b(2, false, 64, 1, 3, true);
+  b.packet(0, 2, 4, 1, 0);
+  b.packet(0, 2, 4, 2, 4);  // right behind packet 1 on the same VC
+  b.packet(1, 2, 4, 3, 2);
+  b.run(0, 60);
+  ASSERT_EQ(b.received.size(), 12u);
+  const Departures d = departures(b);
+  EXPECT_TRUE(d.whole);
+  EXPECT_EQ(d.order, (std::vector<std::uint64_t>{1, 3, 2}));
+}
+
+// A held packet that runs out of credits (wormhole, 2-flit buffers
+// downstream) gives the output back, as BookSim does: a packet from another
+// input takes it on another output VC meanwhile.
+TEST(Subswitch, AHeldPacketBlockedForCreditsReleasesTheOutput) {
+  Bench b(2, true, 2, 1, 3, true);
+  b.packet(0, 2, 4, 1, 0);
+  b.packet(1, 2, 4, 2, 0);
+  b.run(0, 40);
+  EXPECT_EQ(b.count(1), 2) << "two credits of its output VC";
+  EXPECT_EQ(b.count(2), 2) << "the other packet used the released output";
 }
 
 }  // namespace

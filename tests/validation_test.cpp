@@ -99,16 +99,18 @@ TEST(TableI, TorusFiguresOfTheStructure) {
   }
 }
 
-// network.credit_latency_cycles: 0 is the link latency (the same run), and
-// a longer credit loop throttles a VC whose buffer is shallower than the
-// round trip (BookSim's credits take 2 cycles on its 1-cycle links).
+// network.credit_latency_cycles: 0 is the link latency (the same run, on
+// 1-cycle and on 4-cycle links), and a longer credit loop throttles a VC
+// whose buffer is shallower than the round trip (BookSim's credits take 2
+// cycles on its 1-cycle links).
 TEST(BookSimCompat, NetworkCreditLatency) {
-  auto run = [](const std::string& credit) {
-    const std::string json = test::temp_path("credit" + credit + ".json");
+  auto run = [](const std::string& credit, const std::string& link_latency = "1") {
+    const std::string json = test::temp_path("credit" + credit + "-link" + link_latency + ".json");
     const test::CommandResult r = test::nwnsim(
         "run --quiet --set network.topology=fclos --set router.radix=4 --set network.fclos_levels=2 "
-        "--set router.vcs=1 --set router.vc_depth_flits=2 --set flit.bits=64 --set network.link_latency_cycles=1 "
-        "--set traffic.pattern=bitcomp --set traffic.load=1.0 --set sim.warmup_cycles=500 "
+        "--set router.vcs=1 --set router.vc_depth_flits=2 --set flit.bits=64 --set network.link_latency_cycles=" +
+        link_latency +
+        " --set traffic.pattern=bitcomp --set traffic.load=1.0 --set sim.warmup_cycles=500 "
         "--set sim.measure_cycles=3000 --set sim.drain_cap_cycles=200 --set network.credit_latency_cycles=" +
         credit + " --json " + json);
     EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -117,6 +119,11 @@ TEST(BookSimCompat, NetworkCreditLatency) {
   const auto link = run("0"), same = run("1"), slow = run("8");
   EXPECT_EQ(link, same);
   EXPECT_LT(slow["accepted_load"].get<double>(), 0.8 * link["accepted_load"].get<double>()) << link["accepted_load"];
+  // On 4-cycle links, 0 is 4, not 1: 1-cycle credits shorten the loop a 2-flit VC waits on.
+  const auto link4 = run("0", "4"), same4 = run("4", "4"), fast4 = run("1", "4");
+  EXPECT_EQ(link4, same4);
+  EXPECT_GT(fast4["accepted_load"].get<double>(), 1.1 * link4["accepted_load"].get<double>())
+      << link4["accepted_load"];
 }
 
 }  // namespace

@@ -10,7 +10,9 @@ organizations and plot.
     df = nwnsim.read("results/paper/fig11c-ur.json")                       # or a CSV nwnsim wrote
 
 The program is $NWNSIM_BINARY, else build/release/nwnsim or build/ci/nwnsim
-of this source tree, else `nwnsim` on PATH. Uses Debian's python3-pandas and
+of this source tree, else the installed <prefix>/bin/nwnsim beside this
+package (cmake --install puts it in <prefix>/share/nwnsim/python), else
+`nwnsim` on PATH. Uses Debian's python3-pandas and
 python3-matplotlib.
 """
 from .core import NwnsimError, binary, compare, frame, plot, read, run, sweep

@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import tempfile
 
+# The source tree this package is in, or <prefix>/share/nwnsim when installed.
 _SOURCE_TREE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -25,6 +26,10 @@ def binary():
         path = os.path.join(_SOURCE_TREE, "build", build, "nwnsim")
         if os.access(path, os.X_OK):
             return path
+    # Installed (cmake --install): this package is <prefix>/share/nwnsim/python/nwnsim.
+    installed = os.path.normpath(os.path.join(_SOURCE_TREE, "..", "..", "bin", "nwnsim"))
+    if os.access(installed, os.X_OK):
+        return installed
     found = shutil.which("nwnsim")
     if not found:
         raise FileNotFoundError("no nwnsim program: set NWNSIM_BINARY, or build it (scripts/build)")

@@ -12,6 +12,7 @@ import hashlib
 import math
 
 import matplotlib
+import matplotlib.transforms
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -27,8 +28,12 @@ ORG_STYLE = {
     "hx05": ("#ff7f0e", "d"), "hx10": ("#ffbb78", "*"), "bb": ("#8c564b", "8"),
 }
 _MARKERS = "os^vD<>ph*PXd8"
-# Saturated points: a cross in the curve's colour, or a triangle on the top edge when off scale.
+# Saturated points: a cross in the curve's colour, or a triangle on the top edge when off scale
+# (the legend shows both in grey). Off-scale triangles at one load stack down
+# from the top edge, OFF_SCALE_STEP points apart, so each stays visible.
 SATURATED = dict(marker="x", color="#444444", markersize=7, markeredgewidth=1.5, linestyle="none", zorder=5)
+OFF_SCALE = dict(SATURATED, marker="v", markersize=6, markeredgewidth=0.5, markeredgecolor="black", clip_on=False)
+OFF_SCALE_STEP = 6.5
 
 # Readable names of config keys and values in labels.
 KEY_NAMES = {
@@ -209,16 +214,14 @@ def sweep(data, prefix, formats=FORMATS, size=None, dpi=200, title=None, metrics
             if limits:
                 ax.set_ylim(*limits)
         top = ax.get_ylim()[1]
-        off_scale = dict(SATURATED, marker="^", markeredgewidth=0.5, markeredgecolor="black", clip_on=False)
         for x, y, colour in saturated:
             if y <= top:
                 ax.plot([x], [y], **dict(SATURATED, color=colour))
-            else:
-                ax.plot([x], [top], **dict(off_scale, color=colour))
+        draw_off_scale(ax, [(x, colour) for x, y, colour in saturated if y > top], top)
         if any(y <= top for _, y, _ in saturated):
             extra.append((plt.Line2D([], [], **SATURATED), "saturated"))
         if any(y > top for _, y, _ in saturated):
-            extra.append((plt.Line2D([], [], **off_scale), "saturated, off scale"))
+            extra.append((plt.Line2D([], [], **OFF_SCALE), "saturated, off scale"))
         if with_intervals:
             seeds = next(len(r["confidence"]["seeds"]) for r in every if "confidence" in r)
             extra.append((plt.Line2D([], [], color="#444444", marker="|", markersize=8, linestyle="none"),
@@ -231,6 +234,22 @@ def sweep(data, prefix, formats=FORMATS, size=None, dpi=200, title=None, metrics
         legend_outside(ax, extra)
         out += save(fig, f"{prefix}-{metric}", formats, dpi)
     return out
+
+
+def draw_off_scale(ax, points, top):
+    """Saturated points above the y-range, [(x, colour), ...] in curve order:
+    a triangle in the curve's colour pointing down from the top edge; the
+    k-th at one load sits k steps lower, so points of several curves at the
+    same load do not hide each other. Returns the offsets in points (tests)."""
+    offsets, at_x = [], {}
+    for x, colour in points:
+        k = at_x.get(x, 0)
+        at_x[x] = k + 1
+        shift = matplotlib.transforms.offset_copy(ax.transData, fig=ax.figure, x=0, y=-k * OFF_SCALE_STEP,
+                                                  units="points")
+        ax.plot([x], [top], transform=shift, **dict(OFF_SCALE, color=colour))
+        offsets.append(-k * OFF_SCALE_STEP)
+    return offsets
 
 
 def compare(data, prefix, formats=FORMATS, size=None, dpi=200):

@@ -103,3 +103,33 @@ def test_run_plots_and_plot_run_script(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert sorted(os.listdir(d)) == ["out-cdf.pdf", "out-series-accepted.pdf", "out-series-latency.pdf", "r.json"]
+
+
+def test_compare_has_the_cli_numbers(tmp_path):
+    """nwnsim.compare's frame holds `compare --json`'s figures, point by point:
+    area, latency, energy, EDP, EDAP, the relative ones and the run results."""
+    df = nwnsim.compare(orgs=["hc", "fc"], patterns=["uniform", "bitcomp"], load=0.4, sets=SHORT, jobs=2)
+    out = tmp_path / "c.json"
+    cli("compare", *sets(SHORT), "--orgs", "hc,fc", "--patterns", "uniform,bitcomp", "--load", "0.4", "-j", "1",
+        "--json", str(out))
+    want = json.loads(out.read_text())
+    points = want["points"]
+    assert len(df) == len(points) == 4
+    assert list(df["org"]) == [p["org"] for p in points]
+    assert list(df["pattern"]) == [p["pattern"] for p in points]
+    for i, p in enumerate(points):
+        for col in ("area_mm2", "latency_cycles", "latency_ns", "edp_pj_ns", "edap_pj_ns_mm2", "power_w",
+                    "relative.area", "relative.energy", "relative.edp", "relative.edap"):
+            value = p
+            for part in col.split("."):
+                value = value[part]
+            assert df[col][i] == value, (col, p["org"], p["pattern"])
+        for col in ("accepted_load", "latency_avg", "flit_hops", "saturated"):
+            assert df[f"results.{col}"][i] == p["results"][col], (col, p["org"], p["pattern"])
+    # The reference's relative figures are 1; fc's are its figures over hc's of the same pattern.
+    hc = df[df["org"] == "hc"].set_index("pattern")
+    fc = df[df["org"] == "fc"].set_index("pattern")
+    assert (hc["relative.edp"] == 1.0).all()
+    for pattern in ("uniform", "bitcomp"):
+        assert fc["relative.edp"][pattern] == pytest.approx(fc["edp_pj_ns"][pattern] / hc["edp_pj_ns"][pattern],
+                                                            rel=1e-12)

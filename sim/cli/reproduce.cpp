@@ -108,7 +108,7 @@ struct ReproduceArgs {
   std::vector<std::string> names;
   bool list = false, quick = false, no_plot = false, dry_run = false;
   std::string out_dir = "results/paper";
-  std::string preset_dir = std::string(NWNSIM_SOURCE_DIR) + "/configs/paper";
+  std::string preset_dir = data_path("configs/paper");  // an installed nwnsim's, else the source tree's
   int jobs = 0;
   int seeds = 1;  // --seeds for the sweeps and comparisons (their plots draw the intervals)
 };
