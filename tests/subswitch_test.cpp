@@ -2,8 +2,8 @@
 // virtual cut-through versus wormhole, pipeline timing, input speedup.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <map>
+#include <sstream>
 
 #include "models/subswitch.hpp"
 
@@ -409,6 +409,8 @@ TEST(Subswitch, ACopyOfAnInputIsASecondCrossbarRow) {
     for (auto& a : b.arrivals) last = std::max(last, a.at);
     EXPECT_EQ(last, copies ? 16u : 17u);
   }
+}
+
 // The first cycle each packet's flits leave on any output, and whether they
 // leave back to back (one a cycle, none of another packet between).
 struct Departures {
