@@ -119,7 +119,8 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
 
 void Router::narrow_to_class(Flit& head) const {
   const int per = vcs_ / message_classes_, base = head.cls * per;
-  const int lo = base + head.router_vc_lo * per / vcs_, hi = base + (head.router_vc_hi + 1) * per / vcs_ - 1;
+  const VcRange r = scale_vcs(head.router_vc_lo, head.router_vc_hi, vcs_, per);
+  const int lo = base + r.lo, hi = base + r.hi;
   if (head.cls >= message_classes_ || hi < lo)
     throw std::logic_error(name() + std::string(": VCs ") + std::to_string(head.router_vc_lo) + ".." +
                            std::to_string(head.router_vc_hi) + " of the routing leave none for message class " +
@@ -144,8 +145,9 @@ void Router::split_eject(Flit& head) const {
     lo = org_.description.vc_classes > 1 ? base + transit : base;
     hi = base + per - 1;
   } else {
-    lo = base + (head.router_vc_lo - base) * transit / per;
-    hi = base + (head.router_vc_hi - base + 1) * transit / per - 1;
+    const VcRange r = scale_vcs(head.router_vc_lo - base, head.router_vc_hi - base, per, transit);
+    lo = base + r.lo;
+    hi = base + r.hi;
   }
   if (transit < 1 || hi < lo)
     throw std::logic_error(name() + std::string(": network.eject_vcs = ") + std::to_string(eject_vcs_) +

@@ -13,6 +13,16 @@ struct RouteDecision {
   int vc_hi = 0;
 };
 
+// VCs [lo, hi] of `from` VCs scaled into `to` VCs, both counted from 0:
+// ranges keep their order and stay apart; empty (hi < lo) where `to` is too
+// few. How message classes (Router::narrow_to_class) and eject VCs
+// (Router::split_eject, checked by check_route_vcs) fit a routing's classes
+// into fewer VCs.
+struct VcRange {
+  int lo, hi;
+};
+inline VcRange scale_vcs(int lo, int hi, int from, int to) { return {lo * to / from, (hi + 1) * to / from - 1}; }
+
 // Route of a head flit at one subswitch input; implemented by the router,
 // which combines the global routing with its organization's internal routing.
 class SubswitchRouting {

@@ -12,6 +12,7 @@
 
 #include "../models/allocator.hpp"
 #include "../models/organization.hpp"
+#include "../models/routing.hpp"
 #include "../power/technology.hpp"
 #include "routing/routing.hpp"
 
@@ -664,8 +665,9 @@ void check_eject_vcs(const Config& cfg, int classes, int inner, const ClassVcs& 
   for (int c = 0; c < classes && transit > 0; ++c) {
     for (const auto& [lo, hi] : {std::pair<int, int>{c * vcs / classes, (c + 1) * vcs / classes - 1},
                                 std::pair<int, int>{c * (vcs / classes), (c + 1) * (vcs / classes) - 1}}) {
-      const int lo1 = lo * per / vcs, hi1 = (hi + 1) * per / vcs - 1;  // message class 0
-      fewest = std::min(fewest, (hi1 + 1) * transit / per - lo1 * transit / per);
+      const VcRange in_class = scale_vcs(lo, hi, vcs, per);  // message class 0
+      const VcRange in_transit = scale_vcs(in_class.lo, in_class.hi, per, transit);
+      fewest = std::min(fewest, in_transit.hi - in_transit.lo + 1);
     }
   }
   if (eject < inner || transit < 1 || fewest < inner)
