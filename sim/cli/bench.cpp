@@ -109,15 +109,17 @@ void add_network_cases(std::vector<BenchCase>& all, bool quick, bool large, int 
 }
 
 // The cost per flit-hop as networks grow (issue 23: flat within 1.3x from
-// 4k to 131k nodes): one HyperX family, 3 dimensions, 32 terminals and 2
-// parallel links per router pair (the HyperX paper's Table 1 design at
-// beta = 0.5), radix-128 routers of organization `org`, sized to 4,096,
-// 32,768 and 131,072 nodes (only S changes: 58, 90 and 122 ports used), at
-// uniform 0.3, one thread. The last is the paper's network (docs/SCALING.md):
-// with fc routers about 7 GB and several CPU-minutes.
+// 4k to 131k nodes): one HyperX family, 32 terminals and 2 parallel links
+// per router pair (the HyperX paper's Table 1 design at beta = 0.5),
+// radix-128 routers of organization `org`, sized to 4,096, 32,768 and
+// 131,072 nodes (only S changes: 8x16, 8x8x16, 16x16x16; 76, 90 and 122
+// ports used), at uniform 0.3, one thread. No dimension is smaller than 8:
+// a dimension of 4 routers has 6 links per router for the 7.2 flits a cycle
+// that cross it, and saturates (4x4x8 did). The last is the paper's network
+// (docs/SCALING.md): with fc routers about 7 GB and several CPU-minutes.
 std::vector<BenchCase> huge_cases(const std::string& org) {
   std::vector<BenchCase> all;
-  const std::pair<const char*, const char*> sizes[] = {{"4096", "4,4,8"}, {"32768", "8,8,16"}, {"131072", "16,16,16"}};
+  const std::pair<const char*, const char*> sizes[] = {{"4096", "8,16"}, {"32768", "8,8,16"}, {"131072", "16,16,16"}};
   for (const auto& [nodes, s] : sizes)
     all.push_back({fmt::format("hyperx{}-{}128-ur-0.3", nodes, org),
                    {fmt::format("router.org={}", org), "network.topology=hyperx",
