@@ -181,6 +181,15 @@ TEST(Cli, ConfigPrintsEffectiveConfigThatLoadsBack) {
   EXPECT_EQ(again.output, r.output);
 }
 
+// bench --huge takes an organization (the HyperX cost-per-flit-hop series,
+// docs/SCALING.md); anything else is refused before a case runs.
+TEST(Cli, BenchHugeRefusesAnUnknownOrganization) {
+  auto r = nwnsim("bench --huge xyz");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--huge"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("xyz"), std::string::npos) << r.output;
+}
+
 TEST(Cli, EveryCommandHasHelp) {
   for (const char* cmd : {"run", "sweep", "bench", "config"}) {
     auto r = nwnsim(std::string(cmd) + " --help");

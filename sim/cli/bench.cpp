@@ -2,11 +2,17 @@
 // in a child nwnsim (timings must not share cores): single routers of
 // several organizations, the RTL allocators against the C++ ones, and
 // 4,096-node (with --large, 32,768-node) folded Closes on one thread and on
-// several. docs/RESULTS.md ("Simulation speed") records the figures.
+// several, the 4,096-node fat tree of the BookSim2 speed comparison
+// (scripts/speed-booksim), and with --huge the cost per flit-hop of HyperX
+// networks of 4,096, 32,768 and 131,072 nodes. docs/RESULTS.md ("Simulation
+// speed") and docs/SCALING.md record the figures.
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <initializer_list>
 #include <iostream>
 #include <thread>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -82,6 +88,18 @@ void add_network_cases(std::vector<BenchCase>& all, bool quick, bool large, int 
                                           "sim.drain_cap_cycles=2000"};
   network_case("fclos4096-cn32-ur-0.3", with(fclos, {"router.org=cn"}));
   network_case("fclos4096-fc32-ur-0.3", with(fclos, {"router.org=fc"}));
+  // The fat tree of issue 23's table against BookSim2 (scripts/speed-booksim,
+  // which runs both tools): BookSim2's iq router timing
+  // (configs/booksim-compat.toml) on the folded Clos of scripts/compare-booksim,
+  // router-to-router channels of 1 and of 10 cycles.
+  const std::vector<std::string> booksim_fat_tree = {
+      "router.org=cn", "network.topology=fclos", "router.radix=32", "network.fclos_levels=3",
+      "network.routing=random", "router.next_head_delay_cycles=1", "router.va_requires_credit=false",
+      "channel.inject_latency_cycles=2", "channel.credit_latency_cycles=2", "traffic.load=0.3",
+      "sim.warmup_cycles=200", quick ? "sim.measure_cycles=300" : "sim.measure_cycles=1500",
+      "sim.drain_cap_cycles=2000"};
+  network_case("fattree4096-compat-link1-ur-0.3", with(booksim_fat_tree, {"network.link_latency_cycles=1"}));
+  network_case("fattree4096-compat-link10-ur-0.3", with(booksim_fat_tree, {"network.link_latency_cycles=10"}));
   if (!large) return;
   const std::vector<std::string> big = {"network.topology=fclos", "router.radix=64", "network.fclos_levels=3",
                                         "traffic.load=0.3", "sim.warmup_cycles=200", "sim.measure_cycles=300",
@@ -90,13 +108,44 @@ void add_network_cases(std::vector<BenchCase>& all, bool quick, bool large, int 
   network_case("fclos32768-fc64-ur-0.3", with(big, {"router.org=fc"}));
 }
 
+// The cost per flit-hop as networks grow (issue 23: flat within 1.3x from
+// 4k to 131k nodes): one HyperX family, 32 terminals and 2 parallel links
+// per router pair (the HyperX paper's Table 1 design at beta = 0.5),
+// radix-128 routers of organization `org`, sized to 4,096, 32,768 and
+// 131,072 nodes (only S changes: 8x16, 8x8x16, 16x16x16; 76, 90 and 122
+// ports used), at uniform 0.3, one thread. No dimension is smaller than 8:
+// a dimension of 4 routers has 6 links per router for the 7.2 flits a cycle
+// that cross it, and saturates (4x4x8 did). The last is the paper's network
+// (docs/SCALING.md): with fc routers about 7 GB and several CPU-minutes.
+std::vector<BenchCase> huge_cases(const std::string& org) {
+  std::vector<BenchCase> all;
+  const std::pair<const char*, const char*> sizes[] = {{"4096", "8,16"}, {"32768", "8,8,16"}, {"131072", "16,16,16"}};
+  for (const auto& [nodes, s] : sizes)
+    all.push_back({fmt::format("hyperx{}-{}128-ur-0.3", nodes, org),
+                   {fmt::format("router.org={}", org), "network.topology=hyperx",
+                    fmt::format("network.hyperx_s={}", s), "network.hyperx_k=2", "network.hyperx_t=32",
+                    "router.radix=128", "traffic.load=0.3", "sim.warmup_cycles=100", "sim.measure_cycles=200",
+                    "sim.drain_cap_cycles=2000", "sim.threads=1"}});
+  return all;
+}
+
+double children_user_cpu_seconds() {
+  rusage r{};
+  getrusage(RUSAGE_CHILDREN, &r);
+  return double(r.ru_utime.tv_sec) + double(r.ru_utime.tv_usec) * 1e-6;
+}
+
 // Runs one case alone; its row of the table and its measurement (null: it failed).
 json measure(const BenchCase& c, const std::vector<std::string>& common, const fs::path& tmp, Table& t) {
   std::vector<Job> job(1);
   job[0].args = {"run", "--quiet", "--perf-json", (tmp / "perf.json").string(), "--json", (tmp / "run.json").string()};
   for (auto& s : common) job[0].args.insert(job[0].args.end(), {"--set", s});
   for (auto& s : c.sets) job[0].args.insert(job[0].args.end(), {"--set", s});
+  const double user_cpu_before = children_user_cpu_seconds();
   run_jobs(job, 1, [](std::size_t) {});  // one at a time: timings must not share cores
+  // The whole child's user CPU (start, building the network, the run): on a
+  // shared machine it says what the run cost where its wall time cannot.
+  const double user_cpu_s = children_user_cpu_seconds() - user_cpu_before;
   if (job[0].exit_code != 0) {
     t.rows.push_back({c.name, "failed"});
     return json();
@@ -104,11 +153,14 @@ json measure(const BenchCase& c, const std::vector<std::string>& common, const f
   json perf = json::parse(read_file((tmp / "perf.json").string()));
   json run = json::parse(read_file((tmp / "run.json").string()));
   const double hops_s = perf["flit_hops_per_second"].get<double>();
+  const auto flit_hops = run["results"]["flit_hops"].get<std::uint64_t>();
   t.rows.push_back({c.name, std::to_string(perf["threads"].get<int>()),
                     std::to_string(run["results"]["cycles"].get<std::uint64_t>()),
                     fmt::format("{:.2f}", perf["wall_seconds"].get<double>()),
                     fmt::format("{:.0f}", perf["cycles_per_second"].get<double>()), fmt::format("{:.3g}", hops_s),
                     fmt::format("{:.1f}", hops_s > 0 ? 1e9 / hops_s : 0.0),
+                    fmt::format("{:.2f}", user_cpu_s),
+                    fmt::format("{:.1f}", flit_hops > 0 ? 1e9 * user_cpu_s / double(flit_hops) : 0.0),
                     fmt::format("{:.1f}", perf["peak_rss_mb"].get<double>())});
   json m;
   m["case"] = c.name;
@@ -116,6 +168,7 @@ json measure(const BenchCase& c, const std::vector<std::string>& common, const f
   m["perf"] = perf;
   m["cycles"] = run["results"]["cycles"];
   m["flit_hops"] = run["results"]["flit_hops"];
+  m["user_cpu_seconds"] = user_cpu_s;
   return m;
 }
 
@@ -132,13 +185,19 @@ void print_rtl_slowdowns(const json& measured) {
   }
 }
 
-int cmd_bench(bool quick, bool large, int threads, const std::string& json_path) {
+int cmd_bench(bool quick, bool large, const std::string& huge_org, int threads, const std::string& json_path) {
   const std::vector<std::string> common = common_sets(quick);
-  std::vector<BenchCase> all = router_cases();
-  add_network_cases(all, quick, large, threads);
+  std::vector<BenchCase> all;
+  if (huge_org.empty()) {
+    all = router_cases();
+    add_network_cases(all, quick, large, threads);
+  } else {
+    all = huge_cases(huge_org);
+  }
   const ScratchDir scratch("bench");
   Table t;
-  t.header = {"case", "threads", "cycles", "wall-s", "cycles/s", "flit-hops/s", "ns/flit-hop", "peak-MB"};
+  t.header = {"case",        "threads",     "cycles",          "wall-s", "cycles/s", "flit-hops/s",
+              "ns/flit-hop", "user-cpu-s", "cpu-ns/flit-hop", "peak-MB"};
   json measured = json::array();
   int failed = 0;
   for (const BenchCase& c : all) {
@@ -146,7 +205,8 @@ int cmd_bench(bool quick, bool large, int threads, const std::string& json_path)
     if (m.is_null()) ++failed;
     else measured.push_back(m);
   }
-  std::cout << "nwnsim bench" << (quick ? " --quick" : "") << " (common: ";
+  std::cout << "nwnsim bench" << (quick ? " --quick" : "") << (huge_org.empty() ? "" : " --huge " + huge_org)
+            << " (common: ";
   for (std::size_t i = 0; i < common.size(); ++i) std::cout << (i ? " " : "") << common[i];
   std::cout << ")\n" << t.render();
   print_rtl_slowdowns(measured);
@@ -162,6 +222,7 @@ int cmd_bench(bool quick, bool large, int threads, const std::string& json_path)
 
 struct BenchArgs {
   bool quick = false, large = false;
+  std::string huge_org;
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   std::string json_path;
 };
@@ -173,10 +234,15 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   auto* bench = app.add_subcommand("bench", "measure simulation speed and memory on fixed cases");
   bench->add_flag("--quick", a->quick, "shorter runs");
   bench->add_flag("--large", a->large, "add 32,768-node folded Closes with cn and fc routers (minutes, several GB)");
+  bench->add_option("--huge", a->huge_org,
+                    "instead of the usual cases: the cost per flit-hop of HyperX networks of 4,096, 32,768 and "
+                    "131,072 nodes with radix-128 routers of this organization, one thread, one at a time "
+                    "(cn: minutes, about 3 GB; fc: about 7 GB and 400 CPU-seconds for the largest)")
+      ->check(CLI::IsMember({"cn", "fc"}));
   bench->add_option("--threads", a->threads, "threads for the network cases' second run (default: the cores)")
       ->check(CLI::Range(1, 256));
   output_option(bench->add_option("--json", a->json_path, "write the measurements as JSON"));
-  bench->callback([a, &exit_code] { exit_code = cmd_bench(a->quick, a->large, a->threads, a->json_path); });
+  bench->callback([a, &exit_code] { exit_code = cmd_bench(a->quick, a->large, a->huge_org, a->threads, a->json_path); });
 }
 
 }  // namespace nwn
