@@ -145,11 +145,12 @@ EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> node
   is_active_.assign(nodes_.size(), 0);
   creations_.reserve(nodes_.size());
   active_.reserve(nodes_.size());
+  words_ = (nodes_.size() + 63) / 64;
+  wheel_.assign(kWheelCycles * words_, 0);
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     const Cycle first = shared_.workload->next_creation(nodes_[i], 0);
-    if (first != kNever) creations_.push_back({first, int(i)});
+    if (first != kNever) push_creation(first, int(i));
   }
-  std::make_heap(creations_.begin(), creations_.end(), std::greater<>());
   ext_ = new PacketExtension;
   trans_.set_extension(ext_);
   trans_.set_command(tlm::TLM_WRITE_COMMAND);
@@ -243,9 +244,67 @@ void EndpointGroup::create_packet(int local, Cycle now) {
   const PacketSpec spec = shared_.workload->make_packet(node, now);
   create(local, now, spec, nis_[local]->next_packet_id());
   const Cycle next = shared_.workload->next_creation(node, now + 1);
-  if (next != kNever) {
-    creations_.push_back({next, local});
-    std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
+  if (next != kNever) push_creation(next, local);
+}
+
+void EndpointGroup::push_creation(Cycle at, int local) {
+  if (at > base_ && at - base_ < kWheelCycles) {
+    const unsigned slot = unsigned(at % kWheelCycles);
+    wheel_[slot * words_ + std::size_t(local) / 64] |= std::uint64_t{1} << (local % 64);
+    occupied_ |= std::uint64_t{1} << slot;
+    return;
+  }
+  creations_.push_back({at, local});
+  std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
+}
+
+// The wheel moves on to cycle `now`. Its slots hold cycles in (base_, base_ +
+// kWheelCycles); those of cycles before `now` (not ticked: none, unless the
+// kernel skipped a due cycle) go to the heap, which keeps their order.
+void EndpointGroup::advance_calendar(Cycle now) {
+  if (now <= base_) return;
+  for (Cycle c = base_ + 1; occupied_ && c < now && c - base_ < kWheelCycles; ++c) {
+    const unsigned slot = unsigned(c % kWheelCycles);
+    if (!(occupied_ >> slot & 1)) continue;
+    occupied_ &= ~(std::uint64_t{1} << slot);
+    for (std::size_t w = 0; w < words_; ++w)
+      for (std::uint64_t& bits = wheel_[slot * words_ + w]; bits; bits &= bits - 1) {
+        creations_.push_back({c, int(w * 64 + unsigned(__builtin_ctzll(bits)))});
+        std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
+      }
+  }
+  base_ = now;
+}
+
+// Creations due by `now` in (cycle, node) order: the heap's (earlier cycles,
+// or this one) merged with this cycle's slot. A creation never lands in this
+// slot meanwhile (push_creation puts cycles <= base_ on the heap).
+void EndpointGroup::run_creations(Cycle now) {
+  const unsigned slot = unsigned(now % kWheelCycles);
+  std::uint64_t* bucket = nullptr;
+  if (occupied_ >> slot & 1) {
+    occupied_ &= ~(std::uint64_t{1} << slot);
+    bucket = &wheel_[slot * words_];
+  }
+  std::size_t w = 0;
+  for (;;) {
+    int local = -1;  // the slot's next node
+    if (bucket) {
+      while (w < words_ && !bucket[w]) ++w;
+      if (w < words_) local = int(w * 64 + unsigned(__builtin_ctzll(bucket[w])));
+      else bucket = nullptr;
+    }
+    if (!creations_.empty() && creations_.front().at <= now &&
+        (local < 0 || creations_.front().at < now || creations_.front().local < local)) {
+      std::pop_heap(creations_.begin(), creations_.end(), std::greater<>());
+      local = creations_.back().local;
+      creations_.pop_back();
+    } else if (local >= 0) {
+      bucket[w] &= bucket[w] - 1;
+    } else {
+      return;
+    }
+    create_packet(local, now);  // one packet; its next creation goes back on the calendar
   }
 }
 
@@ -287,28 +346,21 @@ void EndpointGroup::source_delivered(int src, Cycle now) {
 }
 
 // A closed-loop source that was waiting for a delivery gets its next
-// creation back on the heap (deliveries come before creations in a tick).
+// creation back on the calendar (deliveries come before creations in a tick).
 void EndpointGroup::resume(int local, Cycle now) {
   const int node = nodes_[local];
   if (!shared_.workload->on_delivered(node, now)) return;
   const Cycle next = shared_.workload->next_creation(node, now + 1);
-  if (next == kNever) return;
-  creations_.push_back({next, local});
-  std::push_heap(creations_.begin(), creations_.end(), std::greater<>());
+  if (next != kNever) push_creation(next, local);
 }
 
 void EndpointGroup::tick(Cycle now) {
+  advance_calendar(now);  // before the deliveries: a closed-loop source may resume
   pending_credits_.visit_due(now, [&](int i) { return nis_[i]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis_[i]->take_flits(now); });
   if (release_min_ <= now) run_releases(now);
   if (!due_.empty()) run_actions(now);
-  // Creations in (cycle, node) order, whatever the heap's layout.
-  while (!creations_.empty() && creations_.front().at <= now) {
-    std::pop_heap(creations_.begin(), creations_.end(), std::greater<>());
-    const int local = creations_.back().local;
-    creations_.pop_back();
-    create_packet(local, now);  // one packet; its next creation goes back on the heap
-  }
+  run_creations(now);
   std::size_t kept = 0;
   for (int local : active_) {
     NetworkInterface& ni = *nis_[local];

@@ -10,7 +10,7 @@
 // the kernel (models/kernel.hpp): all nodes in one group, or one group per
 // router with the nodes attached to it, so that a router and its terminals
 // can run on their own (cycle blocks). In a cycle a group visits only the
-// nodes with something to do: packets due (a heap of creation cycles), flits
+// nodes with something to do: packets due (a calendar of creation cycles), flits
 // or credits pending on their links (marked when the links are published),
 // or a source queue to inject from (the active list).
 //
@@ -118,13 +118,11 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   // Kernel interface.
   bool active(Cycle now) const override {
     return !active_.empty() || pending_flits_.count() > 0 || pending_credits_.count() > 0 ||
-           (!creations_.empty() && creations_.front().at <= now) || (!due_.empty() && due_.front().at <= now) ||
-           release_min_ <= now;
+           next_creation_at() <= now || (!due_.empty() && due_.front().at <= now) || release_min_ <= now;
   }
   void tick(Cycle now) override;
   Cycle next_wake() const override {
-    return std::min(creations_.empty() ? kNever : creations_.front().at,
-                    std::min(due_.empty() ? kNever : due_.front().at, release_min_));
+    return std::min(next_creation_at(), std::min(due_.empty() ? kNever : due_.front().at, release_min_));
   }
   int weight() const override { return int(nodes_.size()) / 2 + 1; }
   void flits_pending(int local) override { pending_flits_.mark(local); }
@@ -145,6 +143,19 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
 
  private:
   void create_packet(int local, Cycle now);
+  // The creation calendar (see creations_).
+  void push_creation(Cycle at, int local);
+  void advance_calendar(Cycle now);
+  void run_creations(Cycle now);
+  Cycle next_creation_at() const {
+    Cycle at = creations_.empty() ? kNever : creations_.front().at;
+    if (occupied_) {
+      const unsigned first = unsigned(base_ + 1) % kWheelCycles;  // the slot of cycle base_ + 1
+      const std::uint64_t from_first = (occupied_ >> first) | (first ? occupied_ << (kWheelCycles - first) : 0);
+      at = std::min(at, base_ + 1 + Cycle(__builtin_ctzll(from_first)));
+    }
+    return at;
+  }
   void create(int local, Cycle now, const PacketSpec& spec, std::uint64_t id);
   void resume(int local, Cycle now);
   void run_actions(Cycle now);
@@ -186,7 +197,18 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   std::vector<int> nodes_;
   std::vector<Terminal*> terminals_;       // per local node
   std::vector<NetworkInterface*> nis_;     // per local node
-  std::vector<Creation> creations_;  // min-heap on (cycle, node): the next packet of every node
+  // The next packet of every node, created in (cycle, node) order. Most
+  // are due within kWheelCycles: a timing wheel, a slot per cycle in
+  // (base_, base_ + kWheelCycles), each a bitmap of the nodes (words_ words),
+  // read in increasing node order; occupied_ marks the slots with a node.
+  // The rest (due later, or by base_ itself: a trace's packets of one cycle)
+  // wait in a min-heap on (cycle, node), merged with the slot when due.
+  static constexpr unsigned kWheelCycles = 64;  // one bit of occupied_ per slot
+  std::size_t words_ = 0;
+  std::vector<std::uint64_t> wheel_;  // kWheelCycles x words_
+  std::uint64_t occupied_ = 0;
+  Cycle base_ = 0;                   // the cycle last ticked (its slot is empty)
+  std::vector<Creation> creations_;  // min-heap on (cycle, node)
   PendingInputs pending_flits_, pending_credits_;  // per node: eject flits, inject credits
   std::vector<int> active_;                        // nodes whose source queue holds packets
   std::vector<std::uint8_t> is_active_;

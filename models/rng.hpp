@@ -43,8 +43,13 @@ class Rng {
   // Failures before the first success of a Bernoulli(p) process.
   std::uint64_t geometric(double p) {
     if (p >= 1.0) return 0;
+    return geometric_log(std::log1p(-p));
+  }
+  // The same draw, for a caller that computed log1p(-p) once (p < 1): the
+  // same division by the same value, so the same numbers.
+  std::uint64_t geometric_log(double log1p_neg_p) {
     const double u = 1.0 - uniform();  // (0, 1]
-    return std::uint64_t(std::floor(std::log(u) / std::log1p(-p)));
+    return std::uint64_t(std::floor(std::log(u) / log1p_neg_p));
   }
 
  private:

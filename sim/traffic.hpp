@@ -79,6 +79,7 @@ class SyntheticWorkload final : public Workload {
   std::unique_ptr<TrafficPattern> pattern_;
   std::vector<Rng> rng_;
   double p_packet_;
+  double log1p_neg_p_ = 0;  // log1p(-p_packet_) for the geometric gaps (p_packet_ < 1)
 };
 
 // A workload with a known number of packets (batch, trace): the run ends
