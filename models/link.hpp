@@ -63,6 +63,15 @@ class PendingInputs {
     ++count_;
   }
   int count() const { return count_; }
+  // Calls f(i) for every marked input with an item due at `now`, changing nothing.
+  template <typename F>
+  void for_each_due(Cycle now, F&& f) const {
+    for (std::size_t w = 0; w < bits_.size(); ++w)
+      for (std::uint64_t word = bits_[w]; word; word &= word - 1) {
+        const std::size_t i = w * 64 + std::size_t(__builtin_ctzll(word));
+        if (next_at_[i] <= now) f(int(i));
+      }
+  }
   // Calls read(i) for every marked input with an item due at `now`; read
   // returns the arrival of the input's next item, kNever when it has none
   // (the input is then unmarked).
@@ -135,6 +144,8 @@ class DelayQueue {
   // Reader.
   bool ready(Cycle now) const { return head_ != visible_tail_ && slots_[head_ & (slots_.size() - 1)].at <= now; }
   bool drained() const { return head_ == visible_tail_; }
+  // Asks for the cache line of the next item to read (no effect on the queue).
+  void prefetch_front() const { __builtin_prefetch(&slots_[head_ & (slots_.size() - 1)]); }
   const T& front() const { return slots_[head_ & (slots_.size() - 1)].item; }
   Cycle front_at() const { return slots_[head_ & (slots_.size() - 1)].at; }
   void pop() { ++head_; }
@@ -215,6 +226,11 @@ class alignas(64) Link {
   // output queue; queued_flits).
   void enqueue(const Flit& f, Cycle now, int extra_cycles) { send_from(std::max(now, busy_until_), f, extra_cycles); }
   bool credit_ready(Cycle now) const { return credits_.ready(now); }
+  // Starts loading what reading the next credit (flit) touches, so that a
+  // reader with several links to read loads them together rather than one
+  // cache miss after another (Router::tick).
+  void prefetch_credit() const { credits_.prefetch_front(); }
+  void prefetch_flit() const { flits_.prefetch_front(); }
   // Arrival cycle of the first credit not yet read (kNever: none published).
   Cycle next_credit_at() const { return credits_.drained() ? kNever : credits_.front_at(); }
   int pop_credit() {

@@ -74,12 +74,18 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
                                        lp);
     link->set_sender(this, out_base_[c.from_ss] + c.from_port);
     link->set_receiver(this, port_base_[c.to_ss] + c.to_port);
+    output_link_.resize(output_ref_.size(), nullptr);
+    input_link_.resize(input_ref_.size(), nullptr);
+    output_link_[std::size_t(out_base_[c.from_ss] + c.from_port)] = link.get();
+    input_link_[std::size_t(port_base_[c.to_ss] + c.to_port)] = link.get();
     subswitches_[c.from_ss]->connect_output(c.from_port, link.get(), d.subswitches[c.to_ss].vc_depth_flits);
     subswitches_[c.to_ss]->connect_input(c.to_port, link.get());
     internal_.push_back(std::move(link));
   }
   pending_flits_.resize(int(input_ref_.size()));
   pending_credits_.resize(int(output_ref_.size()));
+  input_link_.resize(input_ref_.size(), nullptr);
+  output_link_.resize(output_ref_.size(), nullptr);
   weight_ = int(input_ref_.size());
 }
 
@@ -87,12 +93,14 @@ void Router::attach_input(int port, Link* link) {
   const PortAttachment& a = org_.description.inputs.at(port);
   subswitches_[a.ss]->connect_input(a.port, link);
   link->set_receiver(this, port_base_[a.ss] + a.port);
+  input_link_[std::size_t(port_base_[a.ss] + a.port)] = link;
 }
 
 void Router::attach_output(int port, Link* link, int downstream_depth_flits) {
   const PortAttachment& a = org_.description.outputs.at(port);
   subswitches_[a.ss]->connect_output(a.port, link, downstream_depth_flits);
   link->set_sender(this, out_base_[a.ss] + a.port);
+  output_link_[std::size_t(out_base_[a.ss] + a.port)] = link;
 }
 
 void Router::mark_terminal_output(int port) {
@@ -166,6 +174,17 @@ RouteDecision Router::route_traced(int subswitch, int in_port, Flit& head) {
 void Router::tick(Cycle now) {
   // Arrivals first: every link takes at least a cycle, so nothing sent in
   // this cycle can arrive in it, and the order of the subswitches is free.
+  // In a large network each link read is a cache miss or two (its queue
+  // header, then the item): asking for every due link's next item first
+  // lets the misses overlap instead of following one another.
+  if (pending_flits_.count() + pending_credits_.count() > 1) {
+    pending_flits_.for_each_due(now, [&](int i) {
+      if (const Link* l = input_link_[std::size_t(i)]) l->prefetch_flit();
+    });
+    pending_credits_.for_each_due(now, [&](int o) {
+      if (const Link* l = output_link_[std::size_t(o)]) l->prefetch_credit();
+    });
+  }
   pending_flits_.visit_due(now, [&](int i) {
     return subswitches_[input_ref_[i].ss]->receive_flits(int(input_ref_[i].port), now);
   });

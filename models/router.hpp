@@ -113,6 +113,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   std::vector<int> port_base_;        // first flattened index of each subswitch's inputs
   std::vector<int> out_base_;         // first flattened index of each subswitch's outputs
   std::vector<PortRef> input_ref_, output_ref_;  // flattened index -> subswitch and port
+  std::vector<const Link*> input_link_, output_link_;  // flattened index -> its link (prefetches in tick)
   PendingInputs pending_flits_;    // flattened subswitch inputs
   PendingInputs pending_credits_;  // flattened subswitch outputs
   bool busy_ = false;  // a buffer held flits after the last tick

@@ -81,6 +81,13 @@ class GraphRoutingCore {
   int occupancy(const Router& router, int p) const { return capacity_ - router.output_credits(t_.net_phys[p]); }
 
   int random_minimal(int r, int target, Rng& rng) const {
+    if (const std::uint64_t* set = minimal_set(r, target)) {  // the same ports in the same order, from one lookup
+      int pick = int(rng.below(std::uint32_t(set_count(set))));
+      if (set_run(set) >= 0) return t_.net_begin[r] + set_run(set) + pick;
+      for (int w = 1;; ++w)
+        for (std::uint64_t bits = set[w]; bits; bits &= bits - 1)
+          if (pick-- == 0) return t_.net_begin[r] + (w - 1) * 64 + __builtin_ctzll(bits);
+    }
     const int want = t_.d(r, target) - 1;
     int count = 0;
     for (int p = t_.net_begin[r]; p < t_.net_begin[r + 1]; ++p) count += minimal(p, target, want);
@@ -127,9 +134,25 @@ class GraphRoutingCore {
 
   // The minimal port with the most free credits; ties at random (with rng) or the first (without).
   int adaptive_minimal(const Router& router, int r, int target, Rng* rng) const {
-    const int want = t_.d(r, target) - 1;
     int best = -1, best_credits = -1;
     std::uint32_t ties = 0;
+    if (const std::uint64_t* set = minimal_set(r, target)) {  // the minimal ports in the same order as below
+      const int words = minimal_sets_[std::size_t(r)].words;
+      for (int w = 1; w <= words; ++w)
+        for (std::uint64_t bits = set[w]; bits; bits &= bits - 1) {
+          const int p = t_.net_begin[r] + (w - 1) * 64 + __builtin_ctzll(bits);
+          const int c = router.output_credits(t_.net_phys[p]);
+          if (c > best_credits) {
+            best = p;
+            best_credits = c;
+            ties = 1;
+          } else if (c == best_credits && rng && rng->below(++ties) == 0) {
+            best = p;
+          }
+        }
+      return best;
+    }
+    const int want = t_.d(r, target) - 1;
     for (int p = t_.net_begin[r]; p < t_.net_begin[r + 1]; ++p) {
       if (!minimal(p, target, want)) continue;
       const int c = router.output_credits(t_.net_phys[p]);
@@ -149,6 +172,79 @@ class GraphRoutingCore {
   int vcs_, classes_, capacity_;
   bool one_class_;  // network.deadlock_free = false: every packet on every VC
   std::vector<Rng> rng_;
+
+ private:
+  // The minimal ports of router r toward each target, as bit sets over r's
+  // network ports (bit i: port net_begin[r] + i): a route reads one set
+  // instead of the distance of every port's far router (one cache miss
+  // each in a large network: 9 % of a 4,096-node fat tree's time). Few
+  // distinct sets per router (a fat-tree router: one per down port, plus
+  // all up ports), so each target has a one-byte index into its router's
+  // sets: the table is the size of the distance table. Built per router at
+  // its first route, by the thread that runs that router (a routing reads
+  // only its own router's row, except ugal_g, which runs on one thread); a
+  // router with more than 255 distinct sets keeps the scan.
+  struct MinimalSets {
+    bool built = false;
+    int words = 0;                     // words of a set's bits
+    std::vector<std::uint8_t> index;   // per target: its set; 0xff: none (the scan)
+    // Per set: a word of count (low half) and first port + 1 when the ports
+    // are one run (high half; 0: not a run), then the bits.
+    std::vector<std::uint64_t> sets;
+  };
+  static int set_count(const std::uint64_t* set) { return int(set[0] & 0xffffffffu); }
+  static int set_run(const std::uint64_t* set) { return int(set[0] >> 32) - 1; }
+  const std::uint64_t* minimal_set(int r, int target) const {
+    MinimalSets& m = minimal_sets_[std::size_t(r)];
+    if (!m.built) build_minimal_sets(r, m);
+    const std::uint8_t i = m.index.empty() ? 0xff : m.index[std::size_t(target)];
+    return i == 0xff ? nullptr : &m.sets[std::size_t(i) * std::size_t(m.words + 1)];
+  }
+  void build_minimal_sets(int r, MinimalSets& m) const {
+    m.built = true;
+    const int ports = t_.net_begin[r + 1] - t_.net_begin[r], n = t_.routers;
+    const std::size_t words = std::size_t(ports + 63) / 64;
+    m.words = int(words);
+    if (words == 0) return;
+    // Port by port along the far router's distance row: the same test as
+    // minimal(), d(far, target) == d(r, target) - 1, in row order.
+    std::vector<std::uint64_t> bits(std::size_t(n) * words, 0);
+    const std::uint8_t* from = &t_.dist[std::size_t(r) * std::size_t(n)];
+    for (int i = 0; i < ports; ++i) {
+      const std::uint8_t* far = &t_.dist[std::size_t(t_.far[std::size_t(t_.net_begin[r] + i)]) * std::size_t(n)];
+      const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+      std::uint64_t* column = &bits[std::size_t(i) / 64];
+      for (int target = 0; target < n; ++target)
+        if (int(far[target]) + 1 == int(from[target])) column[std::size_t(target) * words] |= bit;
+    }
+    std::vector<std::uint8_t> index(std::size_t(n), 0xff);
+    std::vector<std::uint64_t> sets;
+    const std::size_t stride = words + 1;
+    for (int target = 0; target < n; ++target) {
+      const std::uint64_t* set = &bits[std::size_t(target) * words];
+      if (std::all_of(set, set + words, [](std::uint64_t w) { return w == 0; })) continue;  // none: the scan's behaviour
+      std::size_t k = 0;
+      const std::size_t distinct = sets.size() / stride;
+      while (k < distinct && !std::equal(set, set + words, sets.begin() + std::ptrdiff_t(k * stride + 1))) ++k;
+      if (k == distinct) {
+        if (distinct == 0xff) return;  // too many distinct sets: the scan
+        int count = 0, first = -1, last = -1;
+        for (int i = 0; i < ports; ++i)
+          if (set[std::size_t(i) / 64] >> (i % 64) & 1) {
+            ++count;
+            if (first < 0) first = i;
+            last = i;
+          }
+        const bool run = last - first + 1 == count;
+        sets.push_back(std::uint64_t(count) | std::uint64_t(run ? first + 1 : 0) << 32);
+        sets.insert(sets.end(), set, set + words);
+      }
+      index[std::size_t(target)] = std::uint8_t(k);
+    }
+    m.index.swap(index);
+    m.sets.swap(sets);
+  }
+  mutable std::vector<MinimalSets> minimal_sets_ = std::vector<MinimalSets>(std::size_t(t_.routers));
 };
 
 template <class Self>

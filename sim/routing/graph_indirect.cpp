@@ -26,8 +26,8 @@
 //            stale. The kernel runs such a routing on one thread, cycle by
 //            cycle (no blocks), in a fixed order (reads_other_routers), so
 //            runs stay bit-reproducible.
-// Per route: a scan of the router's network ports (ugal_g: of every router
-// on the two candidate paths); no allocation.
+// Per route: the router's minimal ports from its table of port sets (graph.hpp; ugal_g: of every router
+// on the two candidate paths); no allocation after a router's first route.
 #include "graph.hpp"
 
 namespace nwn {
