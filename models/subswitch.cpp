@@ -14,7 +14,7 @@ const char* state_name(int s) {
 }  // namespace
 
 Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing)
-    : id_(id), params_(p), routing_(routing), in_(p.inputs), out_(p.outputs), name_(std::move(name)) {
+    : id_(id), params_(p), by_vcs_(p.vcs), by_speedup_(p.input_speedup), routing_(routing), in_(p.inputs), out_(p.outputs), name_(std::move(name)) {
   if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument(name_ + ": a subswitch needs inputs and outputs");
   if (p.vcs < 1) throw std::invalid_argument(name_ + ": vcs must be >= 1");
   if (p.vc_depth_flits < 1) throw std::invalid_argument(name_ + ": vc_depth_flits must be >= 1");
@@ -185,7 +185,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
   for_each_occupied_vc(false, [&](int idx) {
-    const int p = idx / V;
+    const int p = by_vcs_.quot(idx);
     InputVc& v = vcs_[idx];
     if (v.state == VcState::Routing && v.ready <= now) {
       RouteDecision r = routing_->route(id_, p, v.q.front());
@@ -210,12 +210,12 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     // different ports never meet: each port's is an allocation of its own,
     // and a port asked by one input VC (the usual case) needs no matrix.
     for (int i = n - 1; i >= 0; --i) {
-      int& first = port_first_request_[std::size_t(requests_[i].base / V)];
+      int& first = port_first_request_[std::size_t(by_vcs_.quot(requests_[i].base))];
       next_request_[i] = first;
       first = i;
     }
     for (int i = 0; i < n; ++i) {
-      int& first = port_first_request_[std::size_t(requests_[i].base / V)];
+      int& first = port_first_request_[std::size_t(by_vcs_.quot(requests_[i].base))];
       if (first != i) continue;  // not the first request of its port, or its port is done
       allocate_vc_group(i, now);
       first = -1;
@@ -229,13 +229,12 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 
 // Allocates output VCs to the chain of requests from `first` (next_request_).
 void Subswitch::allocate_vc_group(int first, Cycle now) {
-  const int V = params_.vcs;
   auto grant = [&](int req, int g) {
     InputVc& v = vcs_[req];
-    v.out_vc = std::int16_t(g % V);
+    v.out_vc = std::int16_t(by_vcs_.rem(g));
     out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
     v.state = VcState::Active;
-    v.ready = now + va_cycles(req / V);
+    v.ready = now + va_cycles(by_vcs_.quot(req));
     bits::set(active_.data(), req);
   };
   const Request& r0 = requests_[first];
@@ -278,10 +277,10 @@ void Subswitch::allocate_switch(Cycle now) {
   const bool hold = params_.policy.hold_switch_for_packet;
   held_sends_.clear();
   for_each_occupied_vc(true, [&](int idx) {
-    const int p = idx / V, vc = idx % V;
+    const int p = by_vcs_.quot(idx), vc = idx - p * V;
     InputVc& v = vcs_[idx];
     if (v.ready > now) return;
-    const int row = p * S + vc % S;
+    const int row = p * S + by_speedup_.rem(vc);
     if (row_busy_until_[row] > now) return;
     const OutputPort& o = out_[v.out_port];
     const bool held = hold && row_hold_vc_[row] == vc;
@@ -298,7 +297,7 @@ void Subswitch::allocate_switch(Cycle now) {
       return;
     }
     if (!row_vcs_asking_[std::size_t(row)]) asking_rows_[std::size_t(rows++)] = row;
-    row_vcs_asking_[std::size_t(row)] |= std::uint64_t{1} << (vc / S);
+    row_vcs_asking_[std::size_t(row)] |= std::uint64_t{1} << by_speedup_.quot(vc);
     std::uint64_t* outputs = &row_outputs_[std::size_t(row) * sw_out_words_];
     bits::set(outputs, v.out_port);
     for (int k = 1; k < room; ++k) bits::set(outputs, crossbar_ports_[std::size_t(v.out_port)][std::size_t(k)]);
@@ -377,8 +376,8 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   const int V = params_.vcs;
   const int S = params_.input_speedup;
   const int out = port_of_.empty() ? column : port_of_[std::size_t(column)];
-  const int p = row / S;
-  const int first = row % S;
+  const int p = by_speedup_.quot(row);
+  const int first = row - p * S;
   const int nrow_vcs = (V - first + S - 1) / S;
   std::uint64_t candidates = 0;
   for (std::uint64_t m = row_vcs_asking_[std::size_t(row)]; m; m &= m - 1) {
@@ -396,9 +395,8 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
 void Subswitch::traverse(int port, int vc, Cycle now) {
   InputVc& v = vc_at(port, vc);
   OutputPort& o = out_[v.out_port];
-  Flit f = v.q.front();
+  Flit& f = v.q.take_front();  // in its slot until this VC's next push, after this call
   if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
-  v.q.pop();
   if (v.q.empty()) bits::reset(occupied_.data(), port * params_.vcs + vc);
   --buffered_flits_;
   ++activity_.buffer_reads;

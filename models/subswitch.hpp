@@ -188,6 +188,7 @@ class Subswitch {
 
   int id_;
   SubswitchParams params_;
+  bits::Divisor by_vcs_, by_speedup_;  // params_.vcs, params_.input_speedup
   SubswitchRouting* routing_;
   std::vector<InputPort> in_;
   std::vector<OutputPort> out_;
