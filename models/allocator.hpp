@@ -58,6 +58,13 @@ class Allocator {
   // allocate() would. An allocator may answer it without the matrix; the
   // grant_of_*() of the round are then not set.
   virtual int allocate_one(int in, int base, std::uint64_t mask);
+  // A round of n <= 64 requesters given whole: inputs[i] (ascending) asks
+  // for the outputs base + b for the bits b of masks[i]. Writes the output
+  // granted to inputs[i] (or -1) to grants[i], with the grants and priority
+  // updates of clear(), request()s and allocate(). An allocator may answer
+  // it without the matrix (then, as for allocate_one, the round's
+  // grant_of_*() are not set); the default goes through the matrix.
+  virtual void allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants);
   // True when the allocation splits into independent ones wherever no two
   // groups of inputs ask for a common output: each group can then be
   // allocated alone (a round with only its requests) with the same grants

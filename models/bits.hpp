@@ -5,6 +5,19 @@
 
 namespace nwn::bits {
 
+// Division of non-negative numbers by a divisor fixed at construction: a
+// shift and a mask when it is a power of two (VC counts, speedups), so the
+// per-VC index arithmetic of the hot loops has no hardware divide.
+class Divisor {
+ public:
+  explicit Divisor(int d = 1) : d_(d), shift_(d > 0 && (d & (d - 1)) == 0 ? __builtin_ctz(unsigned(d)) : -1) {}
+  int quot(int x) const { return shift_ >= 0 ? x >> shift_ : x / d_; }
+  int rem(int x) const { return shift_ >= 0 ? x & (d_ - 1) : x % d_; }
+
+ private:
+  int d_, shift_;
+};
+
 inline int words_for(int nbits) { return (nbits + 63) / 64; }
 inline void set(std::uint64_t* w, int i) { w[i >> 6] |= std::uint64_t{1} << (i & 63); }
 inline void reset(std::uint64_t* w, int i) { w[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }

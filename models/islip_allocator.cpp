@@ -4,6 +4,7 @@
 // in its order. Pointers move (to one past the partner) only for grants
 // accepted in the first iteration, which is what desynchronises the pointers
 // and gives iSLIP its 100% throughput under uniform traffic.
+#include <algorithm>
 #include <vector>
 
 #include "allocator.hpp"
@@ -73,6 +74,67 @@ class IslipAllocator final : public Allocator {
     accept_arb_[in].update(out);
     grant_arb_[out].update(in);
     return out;
+  }
+
+  // The general rounds on a group's masks, outputs by their bit b above
+  // base. Requesters below 64 (a switch's rows) go by their input number;
+  // others by their place i in `inputs`: ascending, so an output's
+  // round-robin order over inputs is its order over places, starting at the
+  // first input at or after its pointer.
+  void allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants) override {
+    if (inputs[n - 1] < 64) return group_rounds<true>(n, inputs, masks, base, grants);
+    group_rounds<false>(n, inputs, masks, base, grants);
+  }
+
+  template <bool kByInput>
+  void group_rounds(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants) {
+    std::uint64_t cols[64];  // per output bit: the requesters asking for it
+    std::int8_t place[64];   // kByInput: the place of each input
+    std::uint64_t free_outputs = 0, unmatched = 0;
+    for (int i = 0; i < n; ++i) free_outputs |= masks[i];
+    for (std::uint64_t t = free_outputs; t; t &= t - 1) cols[__builtin_ctzll(t)] = 0;
+    for (int i = 0; i < n; ++i) {
+      grants[i] = -1;
+      const int r = kByInput ? inputs[i] : i;
+      if (kByInput) place[r] = std::int8_t(i);
+      unmatched |= std::uint64_t{1} << r;
+      for (std::uint64_t m = masks[i]; m; m &= m - 1) cols[__builtin_ctzll(m)] |= std::uint64_t{1} << r;
+    }
+    std::uint64_t offers[64];
+    for (int it = 0; it < iterations_; ++it) {
+      std::uint64_t offered = 0;  // requesters with an offer (their offers[] is set)
+      for (std::uint64_t t = free_outputs; t; t &= t - 1) {
+        const int b = __builtin_ctzll(t);
+        const std::uint64_t m = cols[b] & unmatched;
+        if (!m) continue;
+        const int ptr = grant_arb_[base + b].pointer();
+        const int start = kByInput ? ptr : int(std::lower_bound(inputs, inputs + n, ptr) - inputs);
+        const std::uint64_t high = start < 64 ? m & (~std::uint64_t{0} << start) : 0;
+        const int r = __builtin_ctzll(high ? high : m);
+        const std::uint64_t bit = std::uint64_t{1} << r;
+        if (!(offered & bit)) offers[r] = 0;
+        offered |= bit;
+        offers[r] |= std::uint64_t{1} << b;
+      }
+      if (!offered) break;
+      for (; offered; offered &= offered - 1) {
+        const int r = __builtin_ctzll(offered);
+        const int i = kByInput ? place[r] : r;
+        const int in = inputs[i];
+        const std::uint64_t o = offers[r];
+        const int rel = accept_arb_[in].pointer() - base;
+        std::uint64_t from = o;
+        if (rel > 0) from = rel < 64 ? o & (~std::uint64_t{0} << rel) : 0;
+        const int b = __builtin_ctzll(from ? from : o);
+        grants[i] = base + b;
+        unmatched &= ~(std::uint64_t{1} << r);
+        free_outputs &= ~(std::uint64_t{1} << b);
+        if (it == 0) {
+          accept_arb_[in].update(base + b);
+          grant_arb_[base + b].update(in);
+        }
+      }
+    }
   }
 
   // One requesting input: every output it asks for offers itself to it, so

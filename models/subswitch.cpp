@@ -14,7 +14,7 @@ const char* state_name(int s) {
 }  // namespace
 
 Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing)
-    : id_(id), params_(p), routing_(routing), in_(p.inputs), out_(p.outputs), name_(std::move(name)) {
+    : id_(id), params_(p), by_vcs_(p.vcs), by_speedup_(p.input_speedup), routing_(routing), in_(p.inputs), out_(p.outputs), name_(std::move(name)) {
   if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument(name_ + ": a subswitch needs inputs and outputs");
   if (p.vcs < 1) throw std::invalid_argument(name_ + ": vcs must be >= 1");
   if (p.vc_depth_flits < 1) throw std::invalid_argument(name_ + ": vc_depth_flits must be >= 1");
@@ -52,6 +52,14 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   next_request_.assign(requests_.size(), -1);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
+  sw_out_words_ = bits::words_for(p.outputs);
+  row_outputs_.assign(row_busy_until_.size() * std::size_t(sw_out_words_), 0);
+  row_vcs_asking_.assign(row_busy_until_.size(), 0);
+  asking_rows_.assign(row_busy_until_.size(), 0);
+  row_grant_.assign(row_busy_until_.size(), -1);
+  group_inputs_.assign(64, 0);
+  group_grants_.assign(64, -1);
+  group_masks_.assign(64, 0);
   if (p.policy.hold_switch_for_packet) {
     row_hold_vc_.assign(row_busy_until_.size(), -1);
     out_held_by_.assign(std::size_t(p.outputs), -1);
@@ -177,7 +185,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
   for_each_occupied_vc(false, [&](int idx) {
-    const int p = idx / V;
+    const int p = by_vcs_.quot(idx);
     InputVc& v = vcs_[idx];
     if (v.state == VcState::Routing && v.ready <= now) {
       RouteDecision r = routing_->route(id_, p, v.q.front());
@@ -202,12 +210,12 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     // different ports never meet: each port's is an allocation of its own,
     // and a port asked by one input VC (the usual case) needs no matrix.
     for (int i = n - 1; i >= 0; --i) {
-      int& first = port_first_request_[std::size_t(requests_[i].base / V)];
+      int& first = port_first_request_[std::size_t(by_vcs_.quot(requests_[i].base))];
       next_request_[i] = first;
       first = i;
     }
     for (int i = 0; i < n; ++i) {
-      int& first = port_first_request_[std::size_t(requests_[i].base / V)];
+      int& first = port_first_request_[std::size_t(by_vcs_.quot(requests_[i].base))];
       if (first != i) continue;  // not the first request of its port, or its port is done
       allocate_vc_group(i, now);
       first = -1;
@@ -221,13 +229,12 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 
 // Allocates output VCs to the chain of requests from `first` (next_request_).
 void Subswitch::allocate_vc_group(int first, Cycle now) {
-  const int V = params_.vcs;
   auto grant = [&](int req, int g) {
     InputVc& v = vcs_[req];
-    v.out_vc = std::int16_t(g % V);
+    v.out_vc = std::int16_t(by_vcs_.rem(g));
     out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
     v.state = VcState::Active;
-    v.ready = now + va_cycles(req / V);
+    v.ready = now + va_cycles(by_vcs_.quot(req));
     bits::set(active_.data(), req);
   };
   const Request& r0 = requests_[first];
@@ -235,6 +242,22 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
     const int g = vc_alloc_->allocate_one(r0.input, r0.base, r0.mask);
     if (g >= 0) grant(r0.input, g);
     return;
+  }
+  if (vc_alloc_->splits_by_disjoint_outputs()) {  // one port's requests: one base, a group if at most 64
+    int n = 0;
+    for (int i = first; i >= 0 && n <= 64; i = next_request_[i]) {
+      if (n < 64) {
+        group_inputs_[std::size_t(n)] = requests_[i].input;
+        group_masks_[std::size_t(n)] = requests_[i].mask;
+      }
+      ++n;
+    }
+    if (n <= 64) {  // the chain is in scan order: inputs ascending
+      vc_alloc_->allocate_group(n, group_inputs_.data(), group_masks_.data(), r0.base, group_grants_.data());
+      for (int i = 0; i < n; ++i)
+        if (group_grants_[std::size_t(i)] >= 0) grant(group_inputs_[std::size_t(i)], group_grants_[std::size_t(i)]);
+      return;
+    }
   }
   vc_alloc_->clear();
   for (int i = first; i >= 0; i = next_request_[i])
@@ -250,15 +273,14 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
 void Subswitch::allocate_switch(Cycle now) {
   const int V = params_.vcs;
   const int S = params_.input_speedup;
-  int n = 0;  // (crossbar row, output) requests of this cycle
-  bool one_row = true;
+  int rows = 0;  // crossbar rows asking this cycle (asking_rows_)
   const bool hold = params_.policy.hold_switch_for_packet;
   held_sends_.clear();
   for_each_occupied_vc(true, [&](int idx) {
-    const int p = idx / V, vc = idx % V;
+    const int p = by_vcs_.quot(idx), vc = idx - p * V;
     InputVc& v = vcs_[idx];
     if (v.ready > now) return;
-    const int row = p * S + vc % S;
+    const int row = p * S + by_speedup_.rem(vc);
     if (row_busy_until_[row] > now) return;
     const OutputPort& o = out_[v.out_port];
     const bool held = hold && row_hold_vc_[row] == vc;
@@ -274,9 +296,11 @@ void Subswitch::allocate_switch(Cycle now) {
       held_sends_.push_back(idx);
       return;
     }
-    one_row = one_row && (n == 0 || requests_[0].input == row);
-    requests_[n++] = Request{row, v.out_port, 1};
-    for (int k = 1; k < room; ++k) requests_[n++] = Request{row, crossbar_ports_[std::size_t(v.out_port)][std::size_t(k)], 1};
+    if (!row_vcs_asking_[std::size_t(row)]) asking_rows_[std::size_t(rows++)] = row;
+    row_vcs_asking_[std::size_t(row)] |= std::uint64_t{1} << by_speedup_.quot(vc);
+    std::uint64_t* outputs = &row_outputs_[std::size_t(row) * sw_out_words_];
+    bits::set(outputs, v.out_port);
+    for (int k = 1; k < room; ++k) bits::set(outputs, crossbar_ports_[std::size_t(v.out_port)][std::size_t(k)]);
   });
   for (int idx : held_sends_) {
     if (idx < 0) {
@@ -287,56 +311,92 @@ void Subswitch::allocate_switch(Cycle now) {
     traverse(p, idx % V, now);
     row_busy_until_[p * S + idx % V % S] = now + in_[p].link->params().serialization_cycles;
   }
-  if (n == 0) return;
-  auto send_from_row = [&](int row, int column) {
-    // Choose among this row's VCs that requested `out`, round-robin.
-    const int out = port_of_.empty() ? column : port_of_[std::size_t(column)];
-    const int p = row / S;
-    const int first = row % S;
-    const int nrow_vcs = (V - first + S - 1) / S;
-    int& ptr = row_vc_pointer_[row];
-    for (int i = 0; i < nrow_vcs; ++i) {
-      const int k = (ptr + i) % nrow_vcs;
-      const int vc = first + k * S;
-      InputVc& v = vc_at(p, vc);
-      if (v.state != VcState::Active || v.ready > now || v.q.empty() || v.out_port != out) continue;
-      const OutputPort& o = out_[out];
-      if (o.track_credits && o.credits[v.out_vc] <= 0) continue;
-      traverse(p, vc, now);
-      row_busy_until_[row] = now + in_[p].link->params().serialization_cycles;
-      ptr = (k + 1) % nrow_vcs;
-      break;
-    }
-  };
-  if (one_row) {  // one requesting row: its outputs within 64 of each other go without the matrix
-    int lo = requests_[0].base, hi = lo;
-    for (int i = 1; i < n; ++i) {
-      lo = std::min(lo, requests_[i].base);
-      hi = std::max(hi, requests_[i].base);
+  if (rows == 0) return;
+  allocate_switch_rows(rows, now);
+  for (int i = 0; i < rows; ++i) {  // the requests are spent
+    const int row = asking_rows_[std::size_t(i)];
+    row_vcs_asking_[std::size_t(row)] = 0;
+    bits::clear(&row_outputs_[std::size_t(row) * sw_out_words_], sw_out_words_);
+  }
+}
+
+// The allocation of this cycle's `rows` asking crossbar rows, and their sends.
+void Subswitch::allocate_switch_rows(int rows, Cycle now) {
+  const int W = sw_out_words_;
+  if (rows == 1) {  // one asking row: its outputs within 64 of each other go without the matrix
+    const int row = asking_rows_[0];
+    const std::uint64_t* outputs = &row_outputs_[std::size_t(row) * W];
+    int lo = -1, hi = -1;
+    for (int w = 0; w < W; ++w) {
+      if (!outputs[w]) continue;
+      if (lo < 0) lo = w * 64 + __builtin_ctzll(outputs[w]);
+      hi = w * 64 + 63 - __builtin_clzll(outputs[w]);
     }
     if (hi - lo < 64) {
-      std::uint64_t mask = 0;
-      for (int i = 0; i < n; ++i) mask |= std::uint64_t{1} << (requests_[i].base - lo);
-      const int out = sw_alloc_->allocate_one(requests_[0].input, lo, mask);
-      if (out >= 0) send_from_row(requests_[0].input, out);
+      const int shift = lo & 63, w = lo >> 6;
+      std::uint64_t mask = outputs[w] >> shift;
+      if (shift && w + 1 < W) mask |= outputs[w + 1] << (64 - shift);
+      const int out = sw_alloc_->allocate_one(row, lo, mask);
+      if (out >= 0) send_from_row(row, out, now);
       return;
     }
   }
+  if (W == 1 && rows <= 64) {  // one word of outputs a row: the rows as one group, ascending
+    int n = 0;
+    for (int i = 0; i < rows; ++i) group_inputs_[std::size_t(n++)] = asking_rows_[std::size_t(i)];
+    std::sort(group_inputs_.begin(), group_inputs_.begin() + n);
+    for (int i = 0; i < n; ++i) group_masks_[std::size_t(i)] = row_outputs_[std::size_t(group_inputs_[std::size_t(i)])];
+    sw_alloc_->allocate_group(n, group_inputs_.data(), group_masks_.data(), 0, group_grants_.data());
+    for (int i = 0; i < n; ++i) row_grant_[std::size_t(group_inputs_[std::size_t(i)])] = group_grants_[std::size_t(i)];
+    for (int i = 0; i < rows; ++i) {  // sends in scan order, as the matrix's active inputs
+      const int row = asking_rows_[std::size_t(i)];
+      if (row_grant_[std::size_t(row)] >= 0) send_from_row(row, row_grant_[std::size_t(row)], now);
+    }
+    return;
+  }
   sw_alloc_->clear();
-  for (int i = 0; i < n; ++i) sw_alloc_->request(requests_[i].input, requests_[i].base);
+  for (int i = 0; i < rows; ++i) {
+    const int row = asking_rows_[std::size_t(i)];
+    const std::uint64_t* outputs = &row_outputs_[std::size_t(row) * W];
+    for (int w = 0; w < W; ++w)
+      for (std::uint64_t m = outputs[w]; m; m &= m - 1) sw_alloc_->request(row, w * 64 + __builtin_ctzll(m));
+  }
   sw_alloc_->allocate();
   for (int row : sw_alloc_->active_inputs()) {
     const int out = sw_alloc_->grant_of_input(row);
-    if (out >= 0) send_from_row(row, out);
+    if (out >= 0) send_from_row(row, out, now);
   }
+}
+
+// Sends from crossbar `row`, granted crossbar output `column`, one of the
+// row's VCs that asked for the column's port: round-robin from the row's
+// pointer. The VCs that asked passed every check this cycle, and nothing
+// since has changed them (each output is granted once).
+void Subswitch::send_from_row(int row, int column, Cycle now) {
+  const int V = params_.vcs;
+  const int S = params_.input_speedup;
+  const int out = port_of_.empty() ? column : port_of_[std::size_t(column)];
+  const int p = by_speedup_.quot(row);
+  const int first = row - p * S;
+  const int nrow_vcs = (V - first + S - 1) / S;
+  std::uint64_t candidates = 0;
+  for (std::uint64_t m = row_vcs_asking_[std::size_t(row)]; m; m &= m - 1) {
+    const int k = __builtin_ctzll(m);
+    if (vc_at(p, first + k * S).out_port == out) candidates |= std::uint64_t{1} << k;
+  }
+  int& ptr = row_vc_pointer_[std::size_t(row)];
+  if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
+  const int k = bits::first_cyclic(candidates, ptr);
+  traverse(p, first + k * S, now);
+  row_busy_until_[std::size_t(row)] = now + in_[p].link->params().serialization_cycles;
+  ptr = k + 1 == nrow_vcs ? 0 : k + 1;
 }
 
 void Subswitch::traverse(int port, int vc, Cycle now) {
   InputVc& v = vc_at(port, vc);
   OutputPort& o = out_[v.out_port];
-  Flit f = v.q.front();
+  Flit& f = v.q.take_front();  // in its slot until this VC's next push, after this call
   if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
-  v.q.pop();
   if (v.q.empty()) bits::reset(occupied_.data(), port * params_.vcs + vc);
   --buffered_flits_;
   ++activity_.buffer_reads;

@@ -188,6 +188,7 @@ class Subswitch {
 
   int id_;
   SubswitchParams params_;
+  bits::Divisor by_vcs_, by_speedup_;  // params_.vcs, params_.input_speedup
   SubswitchRouting* routing_;
   std::vector<InputPort> in_;
   std::vector<OutputPort> out_;
@@ -212,6 +213,20 @@ class Subswitch {
   std::vector<int> port_first_request_, next_request_;
   std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
   std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
+  // Switch allocation's requests, per crossbar row: the crossbar outputs
+  // asked for (sw_out_words_ words a row), the row's VCs that asked (bit k:
+  // VC first + k * speedup), and the rows that asked, in scan order.
+  int sw_out_words_ = 1;
+  std::vector<std::uint64_t> row_outputs_;
+  std::vector<std::uint64_t> row_vcs_asking_;
+  std::vector<int> asking_rows_;
+  // A group of at most 64 requesters handed whole to the allocator
+  // (Allocator::allocate_group): the requesters, their masks, their grants.
+  std::vector<int> group_inputs_, group_grants_;
+  std::vector<std::uint64_t> group_masks_;
+  std::vector<int> row_grant_;  // per crossbar row: its grant in a group round
+  void send_from_row(int row, int column, Cycle now);
+  void allocate_switch_rows(int rows, Cycle now);
   // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
   // the row an output is held by (-1: none), and this cycle's held sends
   // (~index: a held VC that cannot send, released after the scan).

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "models/allocator.hpp"
@@ -118,6 +121,54 @@ TEST_P(AllocatorMatching, SplittingByDisjointOutputGroupsChangesNothing) {
         ASSERT_EQ(whole->grant_of_input(i), split_grant[i]) << "round " << round << " input " << i;
     }
   }
+}
+
+// allocate_group (a round of up to 64 requesters handed whole, as the
+// subswitch's switch allocation and a port's VC allocation do): the grants
+// and priority state of the same round through the matrix. Two copies fed
+// the same rounds, one through allocate_group and one through the matrix,
+// with inputs below and above 64, windows of outputs at any base, and now
+// and then a matrix round on both (the group copy's matrix state must still
+// be right after group rounds).
+TEST_P(AllocatorMatching, AllocateGroupIsTheMatrixRound) {
+  for (auto [inputs, outputs] : {std::pair{40, 64}, std::pair{64, 64}, std::pair{200, 130}})
+    for (int iterations : {1, 2}) {
+      SCOPED_TRACE(std::to_string(inputs) + "x" + std::to_string(outputs) + " it" + std::to_string(iterations));
+      auto matrix = make_allocator(GetParam(), {inputs, outputs, iterations});
+      auto group = make_allocator(GetParam(), {inputs, outputs, iterations});
+      Rng rng(17, std::uint64_t(inputs * 7 + iterations));
+      for (int round = 0; round < 600; ++round) {
+        const int base = int(rng.below(std::uint32_t(outputs)));
+        const int width = std::min(64, outputs - base);
+        std::vector<int> in;
+        const double density = (round % 4 + 1) * 0.1;
+        for (int i = 0; i < inputs && in.size() < 64; ++i)
+          if (rng.uniform() < density) in.push_back(i);
+        if (in.empty()) in.push_back(int(rng.below(std::uint32_t(inputs))));
+        std::vector<std::uint64_t> masks(in.size());
+        const std::uint64_t window = width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+        for (auto& m : masks) m = rng.next() & rng.next() & window;  // some empty
+        matrix->clear();
+        for (std::size_t i = 0; i < in.size(); ++i)
+          for (int b = 0; b < width; ++b)
+            if (masks[i] >> b & 1) matrix->request(in[i], base + b);
+        matrix->allocate();
+        if (round % 7 == 0) {  // the same round through the matrix on the group copy too
+          group->clear();
+          for (std::size_t i = 0; i < in.size(); ++i)
+            for (int b = 0; b < width; ++b)
+              if (masks[i] >> b & 1) group->request(in[i], base + b);
+          group->allocate();
+          for (std::size_t i = 0; i < in.size(); ++i)
+            ASSERT_EQ(group->grant_of_input(in[i]), matrix->grant_of_input(in[i])) << "round " << round;
+          continue;
+        }
+        std::vector<int> grants(in.size(), -2);
+        group->allocate_group(int(in.size()), in.data(), masks.data(), base, grants.data());
+        for (std::size_t i = 0; i < in.size(); ++i)
+          ASSERT_EQ(grants[i], matrix->grant_of_input(in[i])) << "round " << round << " input " << in[i];
+      }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, AllocatorMatching, ::testing::Values("islip", "input_first", "output_first"));
