@@ -441,6 +441,50 @@ EndpointParams one_vc(int depth, bool wormhole) {
   return p;
 }
 
+// Each node creates packets at its own listed cycles; records the order of
+// the make_packet calls (cycle, node).
+class ScriptedNodes final : public Workload {
+ public:
+  explicit ScriptedNodes(std::vector<std::vector<Cycle>> at) : at_(std::move(at)), next_(at_.size(), 0) {}
+  Cycle next_creation(int node, Cycle) override {
+    return next_[node] < at_[node].size() ? at_[node][next_[node]] : kNever;
+  }
+  PacketSpec make_packet(int node, Cycle now) override {
+    ++next_[std::size_t(node)];
+    calls.emplace_back(now, node);
+    return {(node + 1) % int(at_.size()), 1, 0};
+  }
+  bool per_node() const override { return true; }
+  std::vector<std::pair<Cycle, int>> calls;
+
+ private:
+  std::vector<std::vector<Cycle>> at_;
+  std::vector<std::size_t> next_;
+};
+
+// The endpoints keep creation cycles on a 64-cycle calendar and a heap for
+// the rest: gaps of 0, 1, 63, 64, 65 and more cycles, and several packets
+// of one node in one cycle, are created at their cycles, in cycle order and
+// node order within a cycle, as a single ordered queue would.
+TEST(Creation, EveryGapIsCreatedAtItsCycleInNodeOrder) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  const std::vector<std::vector<Cycle>> at = {
+      {5, 70, 70, 200, 263, 264}, {5, 6, 69, 133, 134, 134, 134}, {0, 5, 64, 65, 129, 130, 400}};
+  ScriptedNodes w(at);
+  EndpointParams p;
+  p.router_buffer_depth_flits = 64;
+  PacketStats stats;
+  Endpoints e("endpoints", 3, p, &w, &stats, Clock{});
+  e.make_groups({});
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  for (Cycle t = 0; t < 450; ++t) e.groups()[0]->tick(t);  // 64 flits of room a VC: no credits needed
+  std::vector<std::pair<Cycle, int>> expected;
+  for (int n = 0; n < 3; ++n)
+    for (Cycle c : at[std::size_t(n)]) expected.emplace_back(c, n);
+  std::stable_sort(expected.begin(), expected.end());
+  EXPECT_EQ(w.calls, expected);
+}
+
 // Virtual cut-through at injection: 3-flit packets into a 4-flit buffer.
 // The second packet's head waits until three credits are back: the credits
 // returned at 10 and 15 are read at 12 and 17.
