@@ -62,6 +62,8 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     for (int c = 0; c < d.subswitches[s].inputs; ++c)
       if (d.subswitches[s].is_copy(c))
         router_input_of_[port_base_[s] + c] = router_input_of_[port_base_[s] + d.subswitches[s].copy_of[std::size_t(c)]];
+  input_link_.assign(input_ref_.size(), nullptr);
+  output_link_.assign(output_ref_.size(), nullptr);
   for (const ChannelSpec& c : d.channels) {
     LinkParams lp;
     lp.latency_cycles = c.latency_cycles;
@@ -74,8 +76,6 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
                                        lp);
     link->set_sender(this, out_base_[c.from_ss] + c.from_port);
     link->set_receiver(this, port_base_[c.to_ss] + c.to_port);
-    output_link_.resize(output_ref_.size(), nullptr);
-    input_link_.resize(input_ref_.size(), nullptr);
     output_link_[std::size_t(out_base_[c.from_ss] + c.from_port)] = link.get();
     input_link_[std::size_t(port_base_[c.to_ss] + c.to_port)] = link.get();
     subswitches_[c.from_ss]->connect_output(c.from_port, link.get(), d.subswitches[c.to_ss].vc_depth_flits);
@@ -84,8 +84,6 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
   }
   pending_flits_.resize(int(input_ref_.size()));
   pending_credits_.resize(int(output_ref_.size()));
-  input_link_.resize(input_ref_.size(), nullptr);
-  output_link_.resize(output_ref_.size(), nullptr);
   weight_ = int(input_ref_.size());
 }
 

@@ -81,19 +81,31 @@ class GraphRoutingCore {
   int occupancy(const Router& router, int p) const { return capacity_ - router.output_credits(t_.net_phys[p]); }
 
   int random_minimal(int r, int target, Rng& rng) const {
-    if (const std::uint64_t* set = minimal_set(r, target)) {  // the same ports in the same order, from one lookup
-      int pick = int(rng.below(std::uint32_t(set_count(set))));
-      if (set_run(set) >= 0) return t_.net_begin[r] + set_run(set) + pick;
-      for (int w = 1;; ++w)
+    const std::uint64_t* set = minimal_set(r, target);
+    int count = 0;
+    if (set) count = set_count(set);
+    else for_each_minimal(r, target, set, [&](int) { ++count; return false; });
+    int pick = int(rng.below(std::uint32_t(count)));
+    if (set && set_run(set) >= 0) return t_.net_begin[r] + set_run(set) + pick;
+    int chosen = -1;
+    for_each_minimal(r, target, set, [&](int p) { return pick-- == 0 && (chosen = p, true); });
+    return chosen;
+  }
+
+  // Calls f(p) for each minimal port p of router r toward target, in port
+  // order, until f returns true: from its set (one lookup) when r has the
+  // table, else by reading each port's distance.
+  template <typename F>
+  void for_each_minimal(int r, int target, const std::uint64_t* set, F&& f) const {
+    if (set) {
+      for (int w = 1; w <= minimal_sets_[std::size_t(r)].words; ++w)
         for (std::uint64_t bits = set[w]; bits; bits &= bits - 1)
-          if (pick-- == 0) return t_.net_begin[r] + (w - 1) * 64 + __builtin_ctzll(bits);
+          if (f(t_.net_begin[r] + (w - 1) * 64 + __builtin_ctzll(bits))) return;
+      return;
     }
     const int want = t_.d(r, target) - 1;
-    int count = 0;
-    for (int p = t_.net_begin[r]; p < t_.net_begin[r + 1]; ++p) count += minimal(p, target, want);
-    int pick = int(rng.below(std::uint32_t(count)));
-    for (int p = t_.net_begin[r];; ++p)
-      if (minimal(p, target, want) && pick-- == 0) return p;
+    for (int p = t_.net_begin[r]; p < t_.net_begin[r + 1]; ++p)
+      if (minimal(p, target, want) && f(p)) return;
   }
 
   // A uniformly random router other than a and b (an intermediate).
@@ -136,25 +148,7 @@ class GraphRoutingCore {
   int adaptive_minimal(const Router& router, int r, int target, Rng* rng) const {
     int best = -1, best_credits = -1;
     std::uint32_t ties = 0;
-    if (const std::uint64_t* set = minimal_set(r, target)) {  // the minimal ports in the same order as below
-      const int words = minimal_sets_[std::size_t(r)].words;
-      for (int w = 1; w <= words; ++w)
-        for (std::uint64_t bits = set[w]; bits; bits &= bits - 1) {
-          const int p = t_.net_begin[r] + (w - 1) * 64 + __builtin_ctzll(bits);
-          const int c = router.output_credits(t_.net_phys[p]);
-          if (c > best_credits) {
-            best = p;
-            best_credits = c;
-            ties = 1;
-          } else if (c == best_credits && rng && rng->below(++ties) == 0) {
-            best = p;
-          }
-        }
-      return best;
-    }
-    const int want = t_.d(r, target) - 1;
-    for (int p = t_.net_begin[r]; p < t_.net_begin[r + 1]; ++p) {
-      if (!minimal(p, target, want)) continue;
+    for_each_minimal(r, target, minimal_set(r, target), [&](int p) {
       const int c = router.output_credits(t_.net_phys[p]);
       if (c > best_credits) {
         best = p;
@@ -163,7 +157,8 @@ class GraphRoutingCore {
       } else if (c == best_credits && rng && rng->below(++ties) == 0) {
         best = p;
       }
-    }
+      return false;
+    });
     return best;
   }
 
