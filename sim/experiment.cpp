@@ -106,12 +106,14 @@ class Runner {
     if (shown_ && tty_) std::cerr << "\r\033[K" << std::flush;
   }
 
-  // Simulates up to cycle `until` (exclusive), or until `done` returns true.
-  // `phase` names this part of the run in the progress line.
+  // Simulates up to cycle `until` (exclusive), or until `done` returns true,
+  // which is asked every `every` cycles (0: every watchdog chunk). `phase`
+  // names this part of the run in the progress line.
   template <typename Done>
-  void run_until(Cycle until, Done done, const char* phase = "") {
+  void run_until(Cycle until, Done done, const char* phase = "", Cycle every = 0) {
+    const Cycle step = every ? std::min(every, chunk_) : chunk_;
     while (now() < until && !done()) {
-      net_.advance(std::min(chunk_, until - now()));
+      net_.advance(std::min(step, until - now()));
       check();
       if (g_progress) show_progress(phase, until);
     }
@@ -578,8 +580,14 @@ void run_open(const Config& cfg, Network& net, Runner& runner, RunResult& r) {
   r.window_activity = total_activity(net) - before;
   r.utilization = utilization_json(sent_before, channel_counts(net), window, net.serialization_cycles());
   Ranks& ranks = net.ranks();
+  // The sources keep injecting while the drain lasts, so a drain cycle costs
+  // what a window cycle does: the drain ends at the first multiple of
+  // kDrainCheckCycles after the window with the marked packets out (as
+  // BookSim2's, within that many cycles), not at the watchdog's next chunk
+  // of up to 1,000 cycles. A multiple of the usual 10-cycle block.
+  constexpr Cycle kDrainCheckCycles = 10;
   runner.run_until(warmup + window + drain_cap, [&] { return ranks.sum(net.stats().outstanding()) == 0; },
-                   "drain, at most");
+                   "drain, at most", kDrainCheckCycles);
   net.stats().combine(ranks);
 
   const PacketStats& s = net.stats();

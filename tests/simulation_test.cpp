@@ -117,6 +117,21 @@ TEST(Saturation, FourVcsSaturateAboveTheHeadOfLineLimit) {
   EXPECT_NEAR(r.accepted_load, 0.729, 0.006);
 }
 
+// The open-loop drain stops within 10 cycles of its last marked packet's
+// delivery (the sources keep injecting while it lasts, so every extra cycle
+// costs a full one): a marked packet is created before warm-up + window and
+// takes at most latency_max cycles, so the run ends by warm-up + window +
+// latency_max + 10, on a multiple of 10 (not at the watchdog's next chunk).
+TEST(Drain, EndsWithinTenCyclesOfTheLastMarkedDelivery) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  RunResult r = run_experiment(config({"router.radix=16", "traffic.load=0.2", "sim.warmup_cycles=200",
+                                       "sim.measure_cycles=300", "sim.watchdog_cycles=5000"}));
+  ASSERT_TRUE(r.drained);
+  EXPECT_EQ(r.cycles % 10, 0u);
+  EXPECT_GT(r.cycles, 500u);
+  EXPECT_LE(double(r.cycles), 500 + r.latency_max + 10);
+}
+
 // run_network checks conservation itself (it throws ConservationError), so
 // a run that returns conserved its flits; the check must catch a lost one:
 // after a saturated run, a flit taken off an injection channel is missing.
