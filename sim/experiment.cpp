@@ -1,6 +1,7 @@
 #include "experiment.hpp"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,6 +73,7 @@ nlohmann::ordered_json RunResult::to_json() const {
 nlohmann::ordered_json PerfResult::to_json() const {
   nlohmann::ordered_json j;
   j["wall_seconds"] = wall_seconds;
+  j["cpu_seconds"] = cpu_seconds;
   j["cycles_per_second"] = cycles_per_second;
   j["flit_hops_per_second"] = flit_hops_per_second;
   j["peak_rss_mb"] = peak_rss_mb;
@@ -95,6 +97,13 @@ std::string Watchdog::message(std::uint64_t now, std::uint64_t in_flight) const 
 namespace {
 
 bool g_progress = false;
+
+// CPU time of this process, all threads.
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
 
 class Runner {
  public:
@@ -764,16 +773,19 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
                run_block_cycles(cfg, tracer != nullptr, vcd != nullptr, int(cfg.get_int("sim.block_cycles"))));
 
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
   Runner runner(cfg, *net, clock);
   RunResult r;
   if (net->finite_workload()) run_to_completion(cfg, *net, runner, r);
   else run_open(cfg, *net, runner, r);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = process_cpu_seconds() - cpu0;
 
   summarize_network(cfg, *net, runner.now(), r);
   runner.settle();
   if (perf) {
     perf->wall_seconds = wall;
+    perf->cpu_seconds = cpu;
     perf->cycles_per_second = wall > 0 ? double(r.cycles) / wall : 0;
     perf->flit_hops_per_second = wall > 0 ? double(r.flit_hops) / wall : 0;
     struct rusage ru {};

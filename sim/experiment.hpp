@@ -27,6 +27,10 @@ inline bool is_saturated(bool drained, double accepted, double offered, double a
 // Machine-dependent figures, kept out of RunResult so results stay bit-identical.
 struct PerfResult {
   double wall_seconds = 0;
+  // CPU time of the process (every thread) over the same span as
+  // wall_seconds: on a shared machine it says what the simulation cost
+  // where wall time cannot.
+  double cpu_seconds = 0;
   double cycles_per_second = 0;
   double flit_hops_per_second = 0;
   double peak_rss_mb = 0;  // under ranks: the largest rank's
