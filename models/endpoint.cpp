@@ -155,16 +155,6 @@ EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> node
   pending_credits_.resize(int(nodes_.size()));
 }
 
-void EndpointGroup::on_created(const PacketExtension& p) {
-  if (defer_) events_.push_back({Event::Created, p});
-  else shared_.observer->on_created(p);
-}
-
-void EndpointGroup::on_delivered(const PacketExtension& p) {
-  if (defer_) events_.push_back({Event::Delivered, p});
-  else shared_.observer->on_delivered(p);
-}
-
 void EndpointGroup::end_block() {
   for (const Event& e : events_) {
     if (e.kind == Event::Created) shared_.observer->on_created(e.packet);

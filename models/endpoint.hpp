@@ -144,8 +144,14 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   void end_block() override;
 
   // PacketObserver: the group's own terminals report here.
-  void on_created(const PacketExtension& p) override;
-  void on_delivered(const PacketExtension& p) override;
+  void on_created(const PacketExtension& p) override {
+    if (defer_) events_.push_back({Event::Created, p});
+    else shared_.observer->on_created(p);
+  }
+  void on_delivered(const PacketExtension& p) override {
+    if (defer_) events_.push_back({Event::Delivered, p});
+    else shared_.observer->on_delivered(p);
+  }
 
   // InterfaceGroup: a closed-loop source that may create again (one group only).
   void source_delivered(int src, Cycle now) override;
