@@ -97,10 +97,15 @@ void NetworkInterface::inject(Cycle now) {
   }
 }
 
+namespace {
+[[noreturn, gnu::cold, gnu::noinline]] void misdelivered(const char* ni, const Flit& f, int id) {
+  throw std::logic_error(ni + std::string(": flit of packet ") + std::to_string(f.packet_id) + " for node " +
+                         std::to_string(f.dst) + " ejected at node " + std::to_string(id));
+}
+}  // namespace
+
 void NetworkInterface::receive(const Flit& f, Cycle now) {
-  if (f.dst != id_) throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) +
-                                           " for node " + std::to_string(f.dst) + " ejected at node " +
-                                           std::to_string(id_));
+  if (f.dst != id_) misdelivered(name(), f, id_);
   if (f.traced) trace_eject(now, f);
   ++ejected_;
   ++group_->ejected_flits;
