@@ -10,14 +10,11 @@ namespace nwn {
 
 Terminal::Terminal(sc_core::sc_module_name name, int id, PacketObserver* observer)
     : sc_module(name), to_ni("to_ni"), from_ni("from_ni"), id_(id), observer_(observer) {
-  from_ni.register_b_transport(this, &Terminal::b_transport);
+  from_ni.bind(*this);
 }
 
-void Terminal::send(tlm::tlm_generic_payload& trans) {
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  to_ni->b_transport(trans, delay);
-  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE)
-    throw std::logic_error(name() + std::string(": network interface refused a packet"));
+void Terminal::refused() const {
+  throw std::logic_error(name() + std::string(": network interface refused a packet"));
 }
 
 void Terminal::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
@@ -158,16 +155,6 @@ EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> node
   pending_credits_.resize(int(nodes_.size()));
 }
 
-void EndpointGroup::on_created(const PacketExtension& p) {
-  if (defer_) events_.push_back({Event::Created, p});
-  else shared_.observer->on_created(p);
-}
-
-void EndpointGroup::on_delivered(const PacketExtension& p) {
-  if (defer_) events_.push_back({Event::Delivered, p});
-  else shared_.observer->on_delivered(p);
-}
-
 void EndpointGroup::end_block() {
   for (const Event& e : events_) {
     if (e.kind == Event::Created) shared_.observer->on_created(e.packet);
@@ -239,11 +226,13 @@ void EndpointGroup::activate(int local) {
   active_.push_back(local);
 }
 
+// The packet's next creation is drawn before the packet goes to its NI
+// (one workload call): the draws of a node are the workload's alone, and
+// nothing the creation does reaches the workload.
 void EndpointGroup::create_packet(int local, Cycle now) {
-  const int node = nodes_[local];
-  const PacketSpec spec = shared_.workload->make_packet(node, now);
+  PacketSpec spec;
+  const Cycle next = shared_.workload->make_packet_then_next(nodes_[local], now, spec);
   create(local, now, spec, nis_[local]->next_packet_id());
-  const Cycle next = shared_.workload->next_creation(node, now + 1);
   if (next != kNever) push_creation(next, local);
 }
 
@@ -310,8 +299,7 @@ void EndpointGroup::run_creations(Cycle now) {
 
 void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::uint64_t id) {
   const int node = nodes_[local];
-  PacketExtension& e = *ext_;
-  e = PacketExtension{};
+  PacketExtension& e = *ext_;  // only creations write it: the fields they leave alone stay at their defaults
   e.packet_id = id;
   e.src = node;
   e.dst = spec.dst;
@@ -319,6 +307,7 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   e.cls = std::uint8_t(spec.cls);
   e.created_cycle = now;
   e.measured = shared_.in_window(now);
+  e.traced = false;
   if (shared_.tracer) trace_create(local, now);
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
@@ -332,7 +321,7 @@ void EndpointGroup::trace_create(int local, Cycle now) {
   PacketExtension& e = *ext_;
   if (!shared_.tracer->wants(e.packet_id)) return;
   e.traced = true;
-  shared_.tracer->record(TraceEvent::Create, now, packet_flit(e, -1, true, e.size_flits == 1), nis_[local]->basename(),
+  shared_.tracer->record(TraceEvent::Create, now, packet_flit(e, 0, -1, true, e.size_flits == 1), nis_[local]->basename(),
                          TraceHop{});
 }
 

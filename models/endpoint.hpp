@@ -47,6 +47,14 @@ class Workload {
   // cycle) creates the packet at once, in the current cycle.
   virtual Cycle next_creation(int node, Cycle after) = 0;
   virtual PacketSpec make_packet(int node, Cycle now) = 0;
+  // Both for one packet of node at `now`, in one call: its spec, and its
+  // next creation (next_creation(node, now + 1)). The endpoints call this;
+  // a workload may override it to do both without two virtual calls, with
+  // the same draws in the same order.
+  virtual Cycle make_packet_then_next(int node, Cycle now, PacketSpec& spec) {
+    spec = make_packet(node, now);
+    return next_creation(node, now + 1);
+  }
   // Closed-loop workloads (a node waits for its packets to be delivered)
   // return true; the endpoints then report every delivery to on_delivered.
   virtual bool closed_loop() const { return false; }
@@ -86,18 +94,24 @@ class ExternalSink {
   virtual void dequeued(int node, int cls) = 0;
 };
 
-class Terminal : public sc_core::sc_module {
+class Terminal : public sc_core::sc_module, public PacketTarget {
  public:
   tlm_utils::simple_initiator_socket<Terminal> to_ni;
-  tlm_utils::simple_target_socket<Terminal> from_ni;
+  tlm::tlm_target_socket<> from_ni;  // bound to this Terminal (PacketTarget)
 
   Terminal(sc_core::sc_module_name name, int id, PacketObserver* observer);
   // Hands one packet to the network interface through the TLM socket.
-  void send(tlm::tlm_generic_payload& trans);
+  void send(tlm::tlm_generic_payload& trans) {
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    to_ni->b_transport(trans, delay);
+    if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) refused();
+  }
   void set_observer(PacketObserver* observer) { observer_ = observer; }
+  // A delivered packet from the network interface (from_ni).
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
 
  private:
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  [[noreturn, gnu::cold, gnu::noinline]] void refused() const;
   int id_;
   PacketObserver* observer_;
 };
@@ -130,8 +144,14 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   void end_block() override;
 
   // PacketObserver: the group's own terminals report here.
-  void on_created(const PacketExtension& p) override;
-  void on_delivered(const PacketExtension& p) override;
+  void on_created(const PacketExtension& p) override {
+    if (defer_) events_.push_back({Event::Created, p});
+    else shared_.observer->on_created(p);
+  }
+  void on_delivered(const PacketExtension& p) override {
+    if (defer_) events_.push_back({Event::Delivered, p});
+    else shared_.observer->on_delivered(p);
+  }
 
   // InterfaceGroup: a closed-loop source that may create again (one group only).
   void source_delivered(int src, Cycle now) override;

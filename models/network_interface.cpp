@@ -1,5 +1,6 @@
 #include "network_interface.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace nwn {
@@ -14,10 +15,11 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int id, const E
       shared_(shared),
       inject_(std::string(name) + ".inject", p.inject_link),
       eject_(std::string(name) + ".eject", p.eject_link),
-      queue_{Ring<PacketExtension>(0), Ring<PacketExtension>(0)},  // grow when packets wait (models/ring.hpp)
+      queue_{Ring<PacketHeader>(0), Ring<PacketHeader>(0)},  // grow when packets wait (models/ring.hpp)
       credits_(p.vcs, p.router_buffer_depth_flits),
+      vcs_per_class_(p.vcs / std::max(1, p.message_classes)),
       window_flits_on_vc_(p.vcs, 0) {
-  from_terminal.register_b_transport(this, &NetworkInterface::b_transport);
+  from_terminal.bind(*this);
   inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
   if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
     const int buffer = p.vcs * p.eject_buffer_flits;
@@ -52,20 +54,22 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  queue_[params_.message_classes > 1 ? ext->cls : 0].push(*ext);
+  queue_[params_.message_classes > 1 ? ext->cls : 0].push(*ext);  // the header only
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 // Virtual cut-through takes a VC only when the whole packet fits; a message
 // class takes VCs of its own range. False: no VC has the credits yet.
-bool NetworkInterface::choose_vc(const PacketExtension& p) {
+bool NetworkInterface::choose_vc(const PacketHeader& p) {
   const int need = params_.wormhole ? 1 : p.size_flits;
-  const int per = params_.vcs / params_.message_classes, first = cur_ * per;
-  for (int i = 0; i < per; ++i) {
-    const int vc = first + (vc_pointer_ + i) % per;
+  const int per = vcs_per_class_, first = cur_ * per;
+  // Round robin from vc_pointer_ (< per), wrapping without a division.
+  for (int i = 0, next = vc_pointer_; i < per; ++i) {
+    const int vc = first + next;
+    if (++next == per) next = 0;
     if (credits_[vc] >= need) {
       vc_ = vc;
-      vc_pointer_ = (vc - first + 1) % per;
+      vc_pointer_ = next;
       return true;
     }
   }
@@ -74,13 +78,13 @@ bool NetworkInterface::choose_vc(const PacketExtension& p) {
 
 void NetworkInterface::inject(Cycle now) {
   if (sent_of_current_ == 0) cur_ = queue_[1].empty() ? 0 : 1;  // responses first, packet by packet
-  PacketExtension& p = queue_[cur_].front();
+  PacketHeader& p = queue_[cur_].front();
   if (sent_of_current_ == 0) {
     if (!choose_vc(p)) return;
-    p.injected_cycle = now;
+    injected_ = now;
   }
   if (credits_[vc_] <= 0) return;
-  const Flit f = packet_flit(p, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
+  const Flit f = packet_flit(p, injected_, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
   --credits_[vc_];
   if (p.traced) trace_inject(now);  // rebuilds the flit from the members, so nothing stays live for it
   inject_.send(f, now);
@@ -93,10 +97,15 @@ void NetworkInterface::inject(Cycle now) {
   }
 }
 
+namespace {
+[[noreturn, gnu::cold, gnu::noinline]] void misdelivered(const char* ni, const Flit& f, int id) {
+  throw std::logic_error(ni + std::string(": flit of packet ") + std::to_string(f.packet_id) + " for node " +
+                         std::to_string(f.dst) + " ejected at node " + std::to_string(id));
+}
+}  // namespace
+
 void NetworkInterface::receive(const Flit& f, Cycle now) {
-  if (f.dst != id_) throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) +
-                                           " for node " + std::to_string(f.dst) + " ejected at node " +
-                                           std::to_string(id_));
+  if (f.dst != id_) misdelivered(name(), f, id_);
   if (f.traced) trace_eject(now, f);
   ++ejected_;
   ++group_->ejected_flits;
@@ -120,8 +129,8 @@ void NetworkInterface::receive(const Flit& f, Cycle now) {
 
 // Only flits with Flit::traced get here (cold, out of line).
 void NetworkInterface::trace_inject(Cycle now) {
-  const PacketExtension& p = queue_[cur_].front();
-  const Flit f = packet_flit(p, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
+  const PacketHeader& p = queue_[cur_].front();
+  const Flit f = packet_flit(p, injected_, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
   TraceHop hop;
   hop.out_vc = vc_;
   hop.link = &inject_;

@@ -81,9 +81,9 @@ class InterfaceGroup {
   std::vector<SinkEvent> sink_events_;
 };
 
-class NetworkInterface : public sc_core::sc_module {
+class NetworkInterface : public sc_core::sc_module, public PacketTarget {
  public:
-  tlm_utils::simple_target_socket<NetworkInterface> from_terminal;
+  tlm::tlm_target_socket<> from_terminal;  // bound to this interface (PacketTarget)
   tlm_utils::simple_initiator_socket<NetworkInterface> to_terminal;
 
   NetworkInterface(sc_core::sc_module_name name, int id, const EndpointParams& p, const EndpointShared& shared);
@@ -117,11 +117,12 @@ class NetworkInterface : public sc_core::sc_module {
   void inject_if_possible(Cycle now) {
     if (busy() && inject_.can_send(now)) inject(now);
   }
+  // A packet from the terminal (from_terminal) joins its source queue.
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) override;
 
  private:
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&);
   void inject(Cycle now);
-  bool choose_vc(const PacketExtension& p);
+  bool choose_vc(const PacketHeader& p);
   void receive(const Flit& f, Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_inject(Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_eject(Cycle now, const Flit& f);
@@ -133,10 +134,12 @@ class NetworkInterface : public sc_core::sc_module {
   int local_ = 0;
   std::uint64_t next_seq_ = 0;
   Link inject_, eject_;
-  Ring<PacketExtension> queue_[2];  // unbounded source queues, per message class
+  Ring<PacketHeader> queue_[2];  // unbounded source queues, per message class
   std::vector<int> credits_;        // router input buffer space per VC
+  int vcs_per_class_;               // injection VCs of a message class
   int vc_ = 0, vc_pointer_ = 0, cur_ = 0;
   std::uint64_t sent_of_current_ = 0;
+  Cycle injected_ = 0;  // when the head of the packet being sent was injected
   std::uint64_t ejected_ = 0, window_ejected_ = 0;
   std::vector<std::uint16_t> window_flits_on_vc_;  // flits ejected in the window of each VC's current packet
   tlm::tlm_generic_payload deliver_;

@@ -10,14 +10,23 @@
 
 namespace nwn {
 
-struct PacketExtension : tlm::tlm_extension<PacketExtension> {
+// What a packet is when it is created, and what a source queue keeps of a
+// packet it holds: 32 bytes (a power of two: a queue slot is a shift away),
+// no vtable, to copy instead of the whole PacketExtension.
+struct PacketHeader {
   std::uint64_t packet_id = 0;
+  Cycle created_cycle = 0;
   std::int32_t src = -1, dst = -1;
   std::uint16_t size_flits = 1;
   std::uint8_t cls = 0;
   bool measured = false;
   bool traced = false;
-  Cycle created_cycle = 0, injected_cycle = 0, delivered_cycle = 0;
+};
+static_assert(sizeof(PacketHeader) == 32, "a source queue slot is 32 bytes");
+
+struct PacketExtension : tlm::tlm_extension<PacketExtension>, PacketHeader {
+  Cycle injected_cycle = 0;  // head flit entered the injection channel (delivered packets)
+  Cycle delivered_cycle = 0;
   std::uint32_t hops = 0;  // crossbar traversals of the head flit
   std::uint16_t window_flits = 0;  // delivered: how many of its flits were ejected in the measurement window
 
@@ -25,6 +34,24 @@ struct PacketExtension : tlm::tlm_extension<PacketExtension> {
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const PacketExtension&>(other);
   }
+};
+
+// The target side of the packet sockets (Terminal -> NetworkInterface and
+// back): the module is the socket's tlm_fw_transport_if itself, so a
+// packet's b_transport is one virtual call (simple_target_socket would add
+// a forwarding object and a member-pointer call). Packets come by
+// b_transport only; the other calls say so.
+class PacketTarget : public tlm::tlm_fw_transport_if<> {
+ public:
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase&, sc_core::sc_time&) override {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
+
+ protected:
+  ~PacketTarget() = default;
 };
 
 struct PacketSpec {
@@ -42,13 +69,14 @@ struct ExternalPacket {
   Cycle at = 0;  // the cycle it was delivered (or left its source queue)
 };
 
-// A flit of packet `p` on VC `vc` (-1: none yet): the fields every flit of
-// the packet carries, and whether it is the head or the tail.
-inline Flit packet_flit(const PacketExtension& p, int vc, bool head, bool tail) {
+// A flit of packet `p`, whose head was injected at `injected` (0: not yet),
+// on VC `vc` (-1: none yet): the fields every flit of the packet carries,
+// and whether it is the head or the tail.
+inline Flit packet_flit(const PacketHeader& p, Cycle injected, int vc, bool head, bool tail) {
   Flit f;
   f.packet_id = p.packet_id;
   f.created_cycle = p.created_cycle;
-  f.injected_cycle = p.injected_cycle;
+  f.injected_cycle = injected;
   f.src = p.src;
   f.dst = p.dst;
   f.vc = std::int16_t(vc);
@@ -76,7 +104,7 @@ inline void delivered_packet(const Flit& tail, Cycle now, PacketExtension& e) {
   e.hops = tail.hops;
 }
 
-inline ExternalPacket external_packet(const PacketExtension& p, Cycle at) {
+inline ExternalPacket external_packet(const PacketHeader& p, Cycle at) {
   return {p.packet_id, p.src, p.dst, p.size_flits, p.cls, at};
 }
 

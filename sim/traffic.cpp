@@ -164,6 +164,7 @@ PatternRegistration reg_worst_case("worst_case", [](const PatternParams& p) {
 
 SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<TrafficPattern> pattern)
     : params_(p), pattern_(std::move(pattern)) {
+  if (const auto* u = dynamic_cast<const Uniform*>(pattern_.get())) uniform_nodes_ = u->n;  // Uniform::dest's draw
   for (int n = 0; n < p.nodes; ++n) rng_.emplace_back(p.seed, std::uint64_t(n) + 1);
   const double mean_flits =
       p.bimodal ? 0.5 * (p.bimodal_small_flits + p.bimodal_large_flits) : double(p.packet_flits);
@@ -171,19 +172,32 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<T
   if (p_packet_ < 1.0) log1p_neg_p_ = std::log1p(-p_packet_);
 }
 
-Cycle SyntheticWorkload::next_creation(int node, Cycle after) {
+inline Cycle SyntheticWorkload::draw_next(int node, Cycle after) {
   if (p_packet_ <= 0) return kNever;
   if (p_packet_ >= 1.0) return after;  // Rng::geometric draws nothing then
-  return after + rng_[node].geometric_log(log1p_neg_p_);
+  // Rng::geometric_log's draw without its floor: the quotient is >= 0 (log u
+  // <= 0 for u in (0, 1], log1p(-p) < 0), where the conversion's truncation
+  // is the floor. The same numbers, fewer instructions.
+  const double u = 1.0 - rng_[node].uniform();
+  return after + Cycle(std::log(u) / log1p_neg_p_);
 }
 
-PacketSpec SyntheticWorkload::make_packet(int node, Cycle) {
+inline PacketSpec SyntheticWorkload::draw_packet(int node) {
   Rng& rng = rng_[node];
   PacketSpec s;
-  s.dst = pattern_->dest(node, rng);
+  s.dst = uniform_nodes_ ? int(rng.below(std::uint32_t(uniform_nodes_))) : pattern_->dest(node, rng);
   s.size_flits = params_.packet_flits;
   if (params_.bimodal) s.size_flits = (rng.next() >> 63) ? params_.bimodal_large_flits : params_.bimodal_small_flits;
   return s;
+}
+
+Cycle SyntheticWorkload::next_creation(int node, Cycle after) { return draw_next(node, after); }
+
+PacketSpec SyntheticWorkload::make_packet(int node, Cycle) { return draw_packet(node); }
+
+Cycle SyntheticWorkload::make_packet_then_next(int node, Cycle now, PacketSpec& spec) {
+  spec = draw_packet(node);
+  return draw_next(node, now + 1);
 }
 
 BatchWorkload::BatchWorkload(int nodes, const BatchParams& p, std::unique_ptr<SyntheticWorkload> inner)

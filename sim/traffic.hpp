@@ -71,12 +71,18 @@ class SyntheticWorkload final : public Workload {
   SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<TrafficPattern> pattern);
   Cycle next_creation(int node, Cycle after) override;
   PacketSpec make_packet(int node, Cycle now) override;
+  Cycle make_packet_then_next(int node, Cycle now, PacketSpec& spec) override;
   bool per_node() const override { return true; }
   double packet_probability() const { return p_packet_; }
 
  private:
+  // The draws of make_packet and next_creation, inlined into both.
+  PacketSpec draw_packet(int node);
+  Cycle draw_next(int node, Cycle after);
+
   SyntheticParams params_;
   std::unique_ptr<TrafficPattern> pattern_;
+  int uniform_nodes_ = 0;  // the pattern is uniform over this many nodes (drawn here, no virtual call); 0: not
   std::vector<Rng> rng_;
   double p_packet_;
   double log1p_neg_p_ = 0;  // log1p(-p_packet_) for the geometric gaps (p_packet_ < 1)

@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <tuple>
 
+#include "models/rng.hpp"
 #include "sim/network.hpp"
 #include "sim/trace_workload.hpp"
+#include "sim/traffic.hpp"
 #include "sim/workload.hpp"
 #include "sim_util.hpp"
 
@@ -266,4 +269,68 @@ TEST(BatchRun, ZeroLoadAndSaturationSearchAreErrors) {
 }
 
 }  // namespace
+
+// The endpoints ask for a packet and its node's next creation in one call
+// (Workload::make_packet_then_next). The synthetic workload's own version
+// (a uniform draw without the pattern's virtual call, the geometric gap
+// without its floor) must give exactly what make_packet then next_creation
+// give, draw for draw, for every pattern kind, size mix and load.
+TEST(SyntheticWorkload, OneCallGivesThePacketAndNextCreationOfTheTwoCalls) {
+  struct Case {
+    const char* pattern;
+    bool bimodal;
+    double load;
+  };
+  for (const Case& c : {Case{"uniform", false, 0.5}, Case{"uniform", true, 0.3}, Case{"bitrev", false, 0.9},
+                        Case{"hotspot", true, 0.05}, Case{"uniform", false, 1.0}, Case{"transpose_random", false, 0.7}}) {
+    SCOPED_TRACE(std::string(c.pattern) + (c.bimodal ? " bimodal" : "") + " load " + std::to_string(c.load));
+    SyntheticParams sp;
+    sp.nodes = 64;
+    sp.seed = 7;
+    sp.load = c.load;
+    sp.bimodal = c.bimodal;
+    sp.bimodal_small_flits = 1;
+    sp.bimodal_large_flits = 5;
+    PatternParams pp;
+    pp.nodes = 64;
+    pp.seed = 7;
+    SyntheticWorkload two(sp, make_traffic_pattern(c.pattern, pp)), one(sp, make_traffic_pattern(c.pattern, pp));
+    std::uint64_t gaps = 0;
+    for (int node : {0, 13, 63}) {
+      Cycle now = two.next_creation(node, 0);
+      ASSERT_EQ(one.next_creation(node, 0), now);
+      for (int k = 0; k < 2000; ++k) {
+        const PacketSpec a = two.make_packet(node, now);
+        const Cycle next_a = two.next_creation(node, now + 1);
+        PacketSpec b;
+        const Cycle next_b = one.make_packet_then_next(node, now, b);
+        ASSERT_EQ(a.dst, b.dst);
+        ASSERT_EQ(a.size_flits, b.size_flits);
+        ASSERT_EQ(a.cls, b.cls);
+        ASSERT_EQ(next_a, next_b);
+        gaps += next_a - (now + 1);
+        now = next_a;
+      }
+    }
+    // The gaps are Bernoulli arrivals at the packet probability (not all 0).
+    if (c.load < 1.0) {
+      EXPECT_GT(gaps, 0u);
+    }
+  }
+}
+
+// Rng::geometric_log's floor, left out by SyntheticWorkload: for the
+// quotients it takes (>= 0) the conversion's truncation is the floor.
+TEST(SyntheticWorkload, GeometricGapWithoutFloorIsTheSameDraw) {
+  for (double p : {1e-6, 0.01, 0.3, 0.5, 0.999}) {
+    Rng a(3, 9), b(3, 9);
+    const double l = std::log1p(-p);
+    for (int i = 0; i < 100000; ++i) {
+      const std::uint64_t with_floor = a.geometric_log(l);
+      const double u = 1.0 - b.uniform();
+      ASSERT_EQ(with_floor, std::uint64_t(std::log(u) / l)) << "p " << p << " draw " << i;
+    }
+  }
+}
+
 }  // namespace nwn
