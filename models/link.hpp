@@ -39,7 +39,11 @@ class LinkEnd {
   // publish; null: publish each send at once.
   std::vector<Link*>* outbox = nullptr;
   // Published: input `tag` (this end's numbering) has flits to read from a
-  // later cycle on; output `tag` has credits to read.
+  // later cycle on; output `tag` has credits to read. Called only when the
+  // link goes from nothing published and unread to something: an end keeps
+  // visiting a link until it has read all that was published (its read
+  // says so), so the calls for later items would change nothing, and a
+  // busy link is spared a virtual call per item.
   virtual void flits_pending(int tag) = 0;
   virtual void credits_pending(int tag) = 0;
 };
@@ -248,6 +252,9 @@ class alignas(64) Link {
     flits_.pop();
     return f;
   }
+  // The first flit not yet read, in its slot (valid until drop_flit).
+  const Flit& front_flit() const { return flits_.front(); }
+  void drop_flit() { flits_.pop(); }
   void send_credit(int vc, Cycle now) {
     credits_.push(now + credit_latency_cycles_, vc, receiver_ == nullptr || receiver_->outbox == nullptr);
     if (!credits_dirty_) announce(receiver_, credits_dirty_);
@@ -307,13 +314,15 @@ class alignas(64) Link {
   }
   void publish_flits() {
     flits_dirty_ = false;
+    const bool was_drained = flits_.drained();
     flits_.publish();
-    if (receiver_) receiver_->flits_pending(receiver_tag_);
+    if (receiver_ && was_drained) receiver_->flits_pending(receiver_tag_);
   }
   void publish_credits() {
     credits_dirty_ = false;
+    const bool was_drained = credits_.drained();
     credits_.publish();
-    if (sender_) sender_->credits_pending(sender_tag_);
+    if (sender_ && was_drained) sender_->credits_pending(sender_tag_);
   }
 
   // What a cycle touches first, one cache line a side (a large network does

@@ -11,6 +11,7 @@ class DirectRouting final : public InternalRouting {
   RouteDecision route(int, int, Flit& head) override {
     return {head.router_out, head.router_vc_lo, head.router_vc_hi};
   }
+  bool direct() const override { return true; }
 };
 
 Organization make_cn(const OrganizationParams& p) {

@@ -113,6 +113,9 @@ class InternalRouting {
  public:
   virtual ~InternalRouting() = default;
   virtual RouteDecision route(int subswitch, int in_port, Flit& head) = 0;
+  // True when route() is always {head.router_out, head.router_vc_lo,
+  // head.router_vc_hi} (one crossbar): the router then answers without the call.
+  virtual bool direct() const { return false; }
 };
 
 // Parameters common to all organizations, and the values of the keys

@@ -27,6 +27,7 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
       message_classes_(std::max(1, p.message_classes)),
       eject_vcs_(p.eject_vcs) {
   const SwitchDescription& d = org_.description;
+  direct_routing_ = org_.routing && org_.routing->direct();
   const auto external = router_input_mask(d);
   for (std::size_t s = 0; s < d.subswitches.size(); ++s) {
     const SubswitchSpec& spec = d.subswitches[s];
@@ -120,6 +121,7 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
     if (!heatmap_.empty()) ++heatmap_[std::size_t(router_in) * radix() + head.router_out];
   }
   if (head.traced) return route_traced(subswitch, in_port, head);
+  if (direct_routing_) return {head.router_out, head.router_vc_lo, head.router_vc_hi};
   return org_.routing->route(subswitch, in_port, head);
 }
 

@@ -117,6 +117,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   PendingInputs pending_flits_;    // flattened subswitch inputs
   PendingInputs pending_credits_;  // flattened subswitch outputs
   bool busy_ = false;  // a buffer held flits after the last tick
+  bool direct_routing_ = false;  // org_.routing->direct()
   int weight_ = 1;
   int vcs_ = 1, message_classes_ = 1, eject_vcs_ = 0;
   std::vector<char> terminal_output_;  // per router output port

@@ -80,9 +80,13 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
 
 void Subswitch::connect_input(int port, Link* link) {
   in_.at(port).link = link;
+  in_[port].serialization_cycles = Cycle(link->params().serialization_cycles);
   int rows = params_.input_speedup;
   if (!crossbar_ports_.empty()) {  // the copies return their credits on the port's link
-    for (int c : crossbar_ports_.at(port)) in_[c].link = link;
+    for (int c : crossbar_ports_.at(port)) {
+      in_[c].link = link;
+      in_[c].serialization_cycles = in_[port].serialization_cycles;
+    }
     rows *= int(crossbar_ports_[port].size());
   }
   link->reserve_credits(params_.vcs * params_.vc_depth_flits, rows);
@@ -93,6 +97,7 @@ void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits)
   o.link = link;
   o.track_credits = downstream_depth_flits > 0;
   std::fill(o.credits, o.credits + params_.vcs, o.track_credits ? downstream_depth_flits : 0);
+  o.credit_vcs = params_.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params_.vcs) - 1;
   o.vc_owned = 0;
   int queued = 0;  // flits that may wait for the link behind the one it sends
   if (!crossbar_ports_.empty()) {
@@ -101,6 +106,7 @@ void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits)
       out_[c].link = link;
       out_[c].credits = o.credits;  // one channel, one set of downstream credits
       out_[c].track_credits = o.track_credits;
+      out_[c].credit_vcs = o.credit_vcs;
     }
     queued = int(crossbar_ports_[port].size()) - 1;
   }
@@ -145,40 +151,51 @@ void Subswitch::start_packet_if_any(InputVc& v, Cycle ready) {
 
 Cycle Subswitch::receive_flits(int port, Cycle now) {
   Link* link = in_[port].link;
-  int p = port;
-  while (link->flit_ready(now)) {
-    Flit f = link->pop_flit();
-    if (f.vc < 0 || f.vc >= params_.vcs)
-      throw std::logic_error(name_ + ": flit arrived on invalid VC " + std::to_string(f.vc));
+  Cycle at;
+  while ((at = link->next_flit_at()) <= now) {
+    const Flit& f = link->front_flit();  // in the link's slot: copied once, into the buffer
+    const int vc = f.vc;
+    if (unsigned(vc) >= unsigned(params_.vcs)) bad_vc(vc);
+    int p = port;
     if (!crossbar_ports_.empty()) {  // VC v of a port with copies: its copy v mod copies
       const std::vector<int>& ports = crossbar_ports_[std::size_t(port)];
-      p = ports[std::size_t(f.vc) % ports.size()];
+      p = ports[std::size_t(vc) % ports.size()];
     }
-    InputVc& v = vc_at(p, f.vc);
-    if (int(v.q.size()) >= params_.vc_depth_flits)
-      throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " +
-                             std::to_string(f.vc) + " (credit protocol violated)");
-    if (v.q.empty()) bits::set(occupied_.data(), p * params_.vcs + f.vc);
+    InputVc& v = vc_at(p, vc);
+    const std::size_t depth = v.q.size();
+    if (int(depth) >= params_.vc_depth_flits) overflow(p, vc);
+    if (depth == 0) bits::set(occupied_.data(), p * params_.vcs + vc);
     v.q.push(f);
+    link->drop_flit();
     ++buffered_flits_;
     ++activity_.buffer_writes;
-    if (f.traced) trace(TraceEvent::Buffer, now, p, f.vc, f);
+    if (tracer_ && v.q.at(depth).traced) trace(TraceEvent::Buffer, now, p, vc, v.q.at(depth));
     if (v.state == VcState::Idle) {
-      if (!f.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
+      if (!v.q.front().head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
       v.state = VcState::Routing;
       v.ready = now + rc_cycles(p);
     }
   }
-  return link->next_flit_at();
+  return at;
+}
+
+void Subswitch::bad_vc(int vc) const {
+  throw std::logic_error(name_ + ": flit arrived on invalid VC " + std::to_string(vc));
+}
+
+void Subswitch::overflow(int p, int vc) const {
+  throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " + std::to_string(vc) +
+                         " (credit protocol violated)");
 }
 
 Cycle Subswitch::receive_credits(int p, Cycle now) {
   OutputPort& o = out_[p];
-  while (o.link->credit_ready(now)) {
+  Cycle at;
+  while ((at = o.link->next_credit_at()) <= now) {
     const int vc = o.link->pop_credit();
-    if (o.track_credits) ++o.credits[vc];
+    if (o.track_credits && o.credits[vc]++ == 0) o.credit_vcs |= std::uint64_t{1} << vc;
   }
-  return o.link->next_credit_at();
+  return at;
 }
 
 void Subswitch::route_and_allocate_vcs(Cycle now) {
@@ -198,10 +215,15 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     }
     if (v.state != VcState::VcAlloc || v.ready > now) return;
     const OutputPort& o = out_[v.out_port];
-    const int need = !params_.policy.va_requires_credit ? 0 : params_.policy.wormhole ? 1 : v.q.front().packet_flits;
-    std::uint64_t mask = 0;
-    for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov)
-      if (!o.owned(ov) && (!o.track_credits || o.credits[ov] >= need)) mask |= std::uint64_t{1} << ov;
+    // The free VCs of [vc_lo, vc_hi] with credits for what the packet needs.
+    std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi)) & (~std::uint64_t{0} << v.vc_lo) & ~o.vc_owned;
+    if (params_.policy.va_requires_credit) {
+      mask &= o.credit_vcs;  // need >= 1
+      const int need = params_.policy.wormhole ? 1 : v.q.front().packet_flits;
+      if (need > 1 && o.track_credits)
+        for (std::uint64_t m = mask; m; m &= m - 1)
+          if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
+    }
     if (mask) requests_[n++] = Request{idx, v.out_port * V, mask};
   });
   if (n == 0) return;
@@ -274,6 +296,7 @@ void Subswitch::allocate_switch(Cycle now) {
   const int V = params_.vcs;
   const int S = params_.input_speedup;
   int rows = 0;  // crossbar rows asking this cycle (asking_rows_)
+  bool ascending = true;  // asking_rows_ in ascending order (always without input speedup)
   const bool hold = params_.policy.hold_switch_for_packet;
   held_sends_.clear();
   for_each_occupied_vc(true, [&](int idx) {
@@ -288,7 +311,7 @@ void Subswitch::allocate_switch(Cycle now) {
     // Crossbar outputs the output's link can take now: 1 without copies
     // (the link is free), else as many as its queue has room for.
     const int room = crossbar_ports_.empty() ? int(o.link->can_send(now)) : output_room(v.out_port, now);
-    if ((o.track_credits && o.credits[v.out_vc] <= 0) || room <= 0) {
+    if (!(o.credit_vcs >> v.out_vc & 1) || room <= 0) {
       if (held) held_sends_.push_back(~idx);  // released after the scan: back to switch allocation, as BookSim
       return;
     }
@@ -296,7 +319,10 @@ void Subswitch::allocate_switch(Cycle now) {
       held_sends_.push_back(idx);
       return;
     }
-    if (!row_vcs_asking_[std::size_t(row)]) asking_rows_[std::size_t(rows++)] = row;
+    if (!row_vcs_asking_[std::size_t(row)]) {
+      ascending = ascending && (rows == 0 || row > asking_rows_[std::size_t(rows - 1)]);
+      asking_rows_[std::size_t(rows++)] = row;
+    }
     row_vcs_asking_[std::size_t(row)] |= std::uint64_t{1} << by_speedup_.quot(vc);
     std::uint64_t* outputs = &row_outputs_[std::size_t(row) * sw_out_words_];
     bits::set(outputs, v.out_port);
@@ -309,10 +335,10 @@ void Subswitch::allocate_switch(Cycle now) {
     }
     const int p = idx / V;
     traverse(p, idx % V, now);
-    row_busy_until_[p * S + idx % V % S] = now + in_[p].link->params().serialization_cycles;
+    row_busy_until_[p * S + idx % V % S] = now + in_[p].serialization_cycles;
   }
   if (rows == 0) return;
-  allocate_switch_rows(rows, now);
+  allocate_switch_rows(rows, ascending, now);
   for (int i = 0; i < rows; ++i) {  // the requests are spent
     const int row = asking_rows_[std::size_t(i)];
     row_vcs_asking_[std::size_t(row)] = 0;
@@ -321,7 +347,7 @@ void Subswitch::allocate_switch(Cycle now) {
 }
 
 // The allocation of this cycle's `rows` asking crossbar rows, and their sends.
-void Subswitch::allocate_switch_rows(int rows, Cycle now) {
+void Subswitch::allocate_switch_rows(int rows, bool ascending, Cycle now) {
   const int W = sw_out_words_;
   if (rows == 1) {  // one asking row: its outputs within 64 of each other go without the matrix
     const int row = asking_rows_[0];
@@ -342,8 +368,16 @@ void Subswitch::allocate_switch_rows(int rows, Cycle now) {
     }
   }
   if (W == 1 && rows <= 64) {  // one word of outputs a row: the rows as one group, ascending
-    int n = 0;
-    for (int i = 0; i < rows; ++i) group_inputs_[std::size_t(n++)] = asking_rows_[std::size_t(i)];
+    const int n = rows;
+    if (ascending) {  // the scan order is the group's: grants straight to sends
+      const int* inputs = asking_rows_.data();
+      for (int i = 0; i < n; ++i) group_masks_[std::size_t(i)] = row_outputs_[std::size_t(inputs[i])];
+      sw_alloc_->allocate_group(n, inputs, group_masks_.data(), 0, group_grants_.data());
+      for (int i = 0; i < n; ++i)
+        if (group_grants_[std::size_t(i)] >= 0) send_from_row(inputs[i], group_grants_[std::size_t(i)], now);
+      return;
+    }
+    for (int i = 0; i < n; ++i) group_inputs_[std::size_t(i)] = asking_rows_[std::size_t(i)];
     std::sort(group_inputs_.begin(), group_inputs_.begin() + n);
     for (int i = 0; i < n; ++i) group_masks_[std::size_t(i)] = row_outputs_[std::size_t(group_inputs_[std::size_t(i)])];
     sw_alloc_->allocate_group(n, group_inputs_.data(), group_masks_.data(), 0, group_grants_.data());
@@ -378,7 +412,7 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   const int out = port_of_.empty() ? column : port_of_[std::size_t(column)];
   const int p = by_speedup_.quot(row);
   const int first = row - p * S;
-  const int nrow_vcs = (V - first + S - 1) / S;
+  const int nrow_vcs = by_speedup_.quot(V - first + S - 1);
   std::uint64_t candidates = 0;
   for (std::uint64_t m = row_vcs_asking_[std::size_t(row)]; m; m &= m - 1) {
     const int k = __builtin_ctzll(m);
@@ -388,7 +422,7 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
   const int k = bits::first_cyclic(candidates, ptr);
   traverse(p, first + k * S, now);
-  row_busy_until_[std::size_t(row)] = now + in_[p].link->params().serialization_cycles;
+  row_busy_until_[std::size_t(row)] = now + in_[p].serialization_cycles;
   ptr = k + 1 == nrow_vcs ? 0 : k + 1;
 }
 
@@ -413,7 +447,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   }
   f.vc = v.out_vc;
   ++f.hops;
-  if (o.track_credits) --o.credits[v.out_vc];
+  if (o.track_credits && --o.credits[v.out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << v.out_vc);
   if (crossbar_ports_.empty()) o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
   else o.link->enqueue(f, now, params_.sa_cycles + params_.st_cycles);
   if (f.tail) {

@@ -156,11 +156,16 @@ class Subswitch {
   };
   struct InputPort {
     Link* link = nullptr;
+    Cycle serialization_cycles = 1;  // the link's: how long a send keeps the port's crossbar row
   };
   struct OutputPort {
     Link* link = nullptr;
     int* credits = nullptr;       // per downstream VC (this output's row of credits_)
     std::uint64_t vc_owned = 0;   // bit per VC allocated to a packet in flight
+    // Bit per VC with a credit (credits > 0), kept with the credits; every
+    // VC when credits are not tracked: VC and switch allocation test it
+    // with a mask instead of reading the counts.
+    std::uint64_t credit_vcs = 0;
     bool track_credits = false;
     bool owned(int vc) const { return vc_owned >> vc & 1; }
   };
@@ -171,6 +176,8 @@ class Subswitch {
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
   void start_packet_if_any(InputVc& v, Cycle ready);
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
   void release_hold(int row, int out);
   bool is_router_input(int port) const { return params_.router_input.empty() || params_.router_input[port]; }
   int rc_cycles(int port) const { return is_router_input(port) ? params_.rc_cycles : params_.inner_rc_cycles; }
@@ -226,7 +233,7 @@ class Subswitch {
   std::vector<std::uint64_t> group_masks_;
   std::vector<int> row_grant_;  // per crossbar row: its grant in a group round
   void send_from_row(int row, int column, Cycle now);
-  void allocate_switch_rows(int rows, Cycle now);
+  void allocate_switch_rows(int rows, bool ascending, Cycle now);
   // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
   // the row an output is held by (-1: none), and this cycle's held sends
   // (~index: a held VC that cannot send, released after the scan).
