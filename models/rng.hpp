@@ -45,11 +45,13 @@ class Rng {
     if (p >= 1.0) return 0;
     return geometric_log(std::log1p(-p));
   }
-  // The same draw, for a caller that computed log1p(-p) once (p < 1): the
-  // same division by the same value, so the same numbers.
+  // The same draw, for a caller that computed log1p(-p) once (0 < p < 1):
+  // the same division by the same value, so the same numbers. The quotient
+  // is >= 0 (log u <= 0 for u in (0, 1], log1p(-p) < 0), where the
+  // conversion's truncation is the floor.
   std::uint64_t geometric_log(double log1p_neg_p) {
     const double u = 1.0 - uniform();  // (0, 1]
-    return std::uint64_t(std::floor(std::log(u) / log1p_neg_p));
+    return std::uint64_t(std::log(u) / log1p_neg_p);
   }
 
  private:

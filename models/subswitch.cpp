@@ -106,7 +106,8 @@ void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits)
       out_[c].link = link;
       out_[c].credits = o.credits;  // one channel, one set of downstream credits
       out_[c].track_credits = o.track_credits;
-      out_[c].credit_vcs = o.credit_vcs;
+      // Not credit_vcs: a copy would go stale. Allocation and traverse read
+      // the credit mask through the port (a VC's out_port is never a copy).
     }
     queued = int(crossbar_ports_[port].size()) - 1;
   }

@@ -77,7 +77,7 @@ class PacketStats final : public PacketObserver {
     --outstanding_;
     const std::uint64_t latency_cycles = p.delivered_cycle - p.created_cycle;
     latency.add(latency_cycles);
-    if (p.cls < classes_) by_class_[p.cls].add(latency_cycles);
+    if (p.cls < by_class_.size()) by_class_[p.cls].add(latency_cycles);
     if (size) size->latency.add(latency_cycles);
     network_latency.add(p.delivered_cycle - p.injected_cycle);
     hops.add(p.hops);
@@ -101,10 +101,7 @@ class PacketStats final : public PacketObserver {
   void track_window_sources(int nodes) { window_flits_from_.assign(std::size_t(nodes), 0); }
   const std::vector<std::uint64_t>& window_flits_by_source() const { return window_flits_from_; }
   // Latency of the measured packets of each message class (classes > 1).
-  void track_classes(int classes) {
-    by_class_.assign(classes > 1 ? std::size_t(classes) : 0, Histogram{});
-    classes_ = by_class_.size();
-  }
+  void track_classes(int classes) { by_class_.assign(classes > 1 ? std::size_t(classes) : 0, Histogram{}); }
   const std::vector<Histogram>& latency_by_class() const { return by_class_; }
   // Statistics per packet size, for a workload whose packets have one of
   // `sizes_flits` (the classes in that order, duplicates merged); empty: off.
@@ -163,7 +160,6 @@ class PacketStats final : public PacketObserver {
   std::vector<Cycle> last_created_by_;
   std::vector<std::uint64_t> window_flits_from_;
   std::vector<Histogram> by_class_;
-  std::size_t classes_ = 0;  // by_class_.size(), without a division by sizeof(Histogram) a packet
   std::vector<SizeClass> by_size_;
   std::vector<int> size_class_;  // by packet size in flits: the index in by_size_, or -1
   Cycle sample_cycles_ = 0;

@@ -30,9 +30,12 @@ int log2_exact(int nodes, const char* pattern) {
 }
 
 // Each destination with equal probability, the source included.
+// Uniform's draw, which SyntheticWorkload also makes without the virtual call.
+int uniform_dest(int nodes, Rng& rng) { return int(rng.below(std::uint32_t(nodes))); }
+
 struct Uniform final : TrafficPattern {
   explicit Uniform(const PatternParams& p) : n(p.nodes) {}
-  int dest(int, Rng& rng) const override { return int(rng.below(std::uint32_t(n))); }
+  int dest(int, Rng& rng) const override { return uniform_dest(n, rng); }
   int n;
 };
 
@@ -175,17 +178,13 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<T
 inline Cycle SyntheticWorkload::draw_next(int node, Cycle after) {
   if (p_packet_ <= 0) return kNever;
   if (p_packet_ >= 1.0) return after;  // Rng::geometric draws nothing then
-  // Rng::geometric_log's draw without its floor: the quotient is >= 0 (log u
-  // <= 0 for u in (0, 1], log1p(-p) < 0), where the conversion's truncation
-  // is the floor. The same numbers, fewer instructions.
-  const double u = 1.0 - rng_[node].uniform();
-  return after + Cycle(std::log(u) / log1p_neg_p_);
+  return after + rng_[node].geometric_log(log1p_neg_p_);
 }
 
 inline PacketSpec SyntheticWorkload::draw_packet(int node) {
   Rng& rng = rng_[node];
   PacketSpec s;
-  s.dst = uniform_nodes_ ? int(rng.below(std::uint32_t(uniform_nodes_))) : pattern_->dest(node, rng);
+  s.dst = uniform_nodes_ ? uniform_dest(uniform_nodes_, rng) : pattern_->dest(node, rng);
   s.size_flits = params_.packet_flits;
   if (params_.bimodal) s.size_flits = (rng.next() >> 63) ? params_.bimodal_large_flits : params_.bimodal_small_flits;
   return s;

@@ -272,8 +272,8 @@ TEST(BatchRun, ZeroLoadAndSaturationSearchAreErrors) {
 
 // The endpoints ask for a packet and its node's next creation in one call
 // (Workload::make_packet_then_next). The synthetic workload's own version
-// (a uniform draw without the pattern's virtual call, the geometric gap
-// without its floor) must give exactly what make_packet then next_creation
+// (a uniform draw without the pattern's virtual call, the packet's draws
+// before the gap's) must give exactly what make_packet then next_creation
 // give, draw for draw, for every pattern kind, size mix and load.
 TEST(SyntheticWorkload, OneCallGivesThePacketAndNextCreationOfTheTwoCalls) {
   struct Case {
@@ -319,16 +319,17 @@ TEST(SyntheticWorkload, OneCallGivesThePacketAndNextCreationOfTheTwoCalls) {
   }
 }
 
-// Rng::geometric_log's floor, left out by SyntheticWorkload: for the
-// quotients it takes (>= 0) the conversion's truncation is the floor.
-TEST(SyntheticWorkload, GeometricGapWithoutFloorIsTheSameDraw) {
+// Rng::geometric_log leaves out the floor: for the quotients it takes
+// (>= 0) the conversion's truncation is the floor, so every draw is the
+// floored quotient of the definition.
+TEST(SyntheticWorkload, GeometricGapIsTheFlooredQuotient) {
   for (double p : {1e-6, 0.01, 0.3, 0.5, 0.999}) {
     Rng a(3, 9), b(3, 9);
     const double l = std::log1p(-p);
     for (int i = 0; i < 100000; ++i) {
-      const std::uint64_t with_floor = a.geometric_log(l);
+      const std::uint64_t gap = a.geometric_log(l);
       const double u = 1.0 - b.uniform();
-      ASSERT_EQ(with_floor, std::uint64_t(std::log(u) / l)) << "p " << p << " draw " << i;
+      ASSERT_EQ(gap, std::uint64_t(std::floor(std::log(u) / l))) << "p " << p << " draw " << i;
     }
   }
 }
