@@ -112,8 +112,24 @@ int run_block_cycles(const Config& cfg, bool packet_trace, bool vcd, int blocks)
 // `inspect` sees the network after the run (heatmaps, debugging).
 // Under `ranks` of more than one process (mpirun), each builds and runs its
 // share of the network, and every rank returns the whole result.
+// `after`: what becomes of the network once the run is over (NetworkAfterRun).
+enum class NetworkAfterRun {
+  Destroy,
+  // The process ends soon after the run (nwnsim run): the network's threads
+  // stop and its memory is left to the process's exit. Taking it down takes
+  // as long as building it: SystemC finds each module, port and export it
+  // removes by a linear search of its registries, quadratic in the modules
+  // (callgrind, the 4,096-node fat tree of scripts/speed-booksim with warmup
+  // and measure 1: 1.19 G instructions in all, 0.67 G without). Nothing
+  // a destructor would write is lost: the packet trace and occupancy VCD
+  // belong to the run, not the network, and a network with Verilated
+  // allocators (router.allocator_impl = rtl, whose VCD closes when they go)
+  // is destroyed all the same.
+  LeaveToExit,
+};
 RunResult run_experiment(const Config& cfg, PerfResult* perf = nullptr,
-                         const std::function<void(const Network&)>& inspect = {}, Ranks& ranks = one_process());
+                         const std::function<void(const Network&)>& inspect = {}, Ranks& ranks = one_process(),
+                         NetworkAfterRun after = NetworkAfterRun::Destroy);
 // The exit code of an error: 2 bad input, 3 deadlock, 4 flits not
 // conserved, 1 anything else (as the commands map them).
 int exit_code_of(const std::exception_ptr& error);

@@ -81,6 +81,9 @@ class Network {
   int block_cycles() const { return kernel_ ? kernel_->block() : 0; }
   // Simulates `cycles` more cycles (sc_start), in blocks that end there.
   void advance(Cycle cycles);
+  // Ends the kernel's worker threads (after the simulation; nothing runs
+  // after this): all a network that is never destroyed must do.
+  void stop_threads() { kernel_.reset(); }
 
  protected:
   RouterParams router_params(const Config& cfg, int radix) const;

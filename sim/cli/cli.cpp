@@ -240,7 +240,7 @@ int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std:
         const std::string csv = heatmap_csv(net);
         if (ranks.root()) write_file(heatmap_path, csv);
       },
-      ranks);
+      ranks, NetworkAfterRun::LeaveToExit);
   if (!ranks.root()) return 0;
   if (debug.progress && ranks.distributed()) std::cerr << rank_report(perf);
   json out;
