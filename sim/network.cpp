@@ -56,12 +56,23 @@ LinkParams channel_params(const Config& cfg, int serialization) {
 
 }  // namespace
 
+const Network::Channel& Network::channel(const Config& cfg) {
+  if (!channel_) channel_ = Channel{channel_params(cfg, serialization_), int(cfg.get_int("router.vc_depth_flits"))};
+  return *channel_;
+}
+
+namespace {
+// "a.1->b.2" (a name per channel: fmt::format took more than the rest of connecting it).
+std::string channel_name(const char* from, int port_from, const std::string& to, int port_to) {
+  return std::string(from) + '.' + std::to_string(port_from) + "->" + to + '.' + std::to_string(port_to);
+}
+}  // namespace
+
 void Network::connect(Router& a, int port_a, Router& b, int port_b, const Config& cfg) {
-  const LinkParams lp = channel_params(cfg, serialization_);
-  const int depth = int(cfg.get_int("router.vc_depth_flits"));
+  const LinkParams& lp = channel(cfg).params;
+  const int depth = channel(cfg).depth_flits;
   auto one_way = [&](Router& from, int pf, Router& to, int pt) {
-    links_.push_back(std::make_unique<Link>(
-        fmt::format("{}.{}->{}.{}", from.basename(), pf, to.basename(), pt), lp));
+    links_.push_back(std::make_unique<Link>(channel_name(from.basename(), pf, to.basename(), pt), lp));
     from.attach_output(pf, links_.back().get(), depth);
     to.attach_input(pt, links_.back().get());
     mark_used(from.id(), pf, 2);
@@ -74,12 +85,12 @@ void Network::connect(Router& a, int port_a, Router& b, int port_b, const Config
 void Network::connect_to_rank(Router& a, int port_a, int far, const std::string& far_name, int port_far, int far_rank,
                               const Config& cfg) {
   if (!exchange_) exchange_ = std::make_unique<RankExchange>(*ranks_);
-  const LinkParams lp = channel_params(cfg, serialization_);
+  const LinkParams& lp = channel(cfg).params;
   // Named and ordered as in one process (a -> far, then back).
-  links_.push_back(std::make_unique<Link>(fmt::format("{}.{}->{}.{}", a.basename(), port_a, far_name, port_far), lp));
-  a.attach_output(port_a, links_.back().get(), int(cfg.get_int("router.vc_depth_flits")));
+  links_.push_back(std::make_unique<Link>(channel_name(a.basename(), port_a, far_name, port_far), lp));
+  a.attach_output(port_a, links_.back().get(), channel(cfg).depth_flits);
   exchange_->add(links_.back().get(), far_rank, std::uint64_t(a.id()) << 16 | std::uint64_t(port_a), true);
-  links_.push_back(std::make_unique<Link>(fmt::format("{}.{}->{}.{}", far_name, port_far, a.basename(), port_a), lp));
+  links_.push_back(std::make_unique<Link>(channel_name(far_name.c_str(), port_far, a.basename(), port_a), lp));
   a.attach_input(port_a, links_.back().get());
   exchange_->add(links_.back().get(), far_rank, std::uint64_t(far) << 16 | std::uint64_t(port_far), false);
   mark_used(a.id(), port_a, 3);

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "../models/endpoint.hpp"
@@ -100,6 +101,13 @@ class Network {
   void connect_to_rank(Router& a, int port_a, int far, const std::string& far_name, int port_far, int far_rank,
                        const Config& cfg);
   void attach_terminal(int node, Router& r, int port, int ejection_credits = 0);
+  // The global channels' parameters and the buffer behind them (one look-up
+  // in the config for the network, not one per channel).
+  struct Channel {
+    LinkParams params;
+    int depth_flits;
+  };
+  const Channel& channel(const Config& cfg);
   void enable_heatmaps_if(const Config& cfg);
   void mark_used(int router, int port, std::uint8_t bit);
 
@@ -111,6 +119,7 @@ class Network {
   std::unique_ptr<Endpoints> endpoints_;
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<Link>> links_;  // router-to-router channels
+  std::optional<Channel> channel_;
   std::vector<std::unique_ptr<GlobalRouting>> routing_;
   std::vector<std::vector<std::uint8_t>> port_used_;  // per router: input attached, output attached (2 bits)
   std::vector<int> router_of_node_;  // the router each terminal is attached to
