@@ -1,6 +1,7 @@
 #include "kernel.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 namespace nwn {
@@ -24,9 +25,9 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   cluster_begin_.push_back(all_.size());
   const std::size_t n_clusters = cluster_begin_.size() - 1;
   threads = std::max(1, std::min<int>(threads, int(std::max<std::size_t>(n_clusters, 1))));
-  shares_.resize(threads);
+  shares_ = std::vector<Share>(std::size_t(threads));
   for (Share& s : shares_) s.outbox.reserve(1024);
-  // Chunks of about 1/(16 threads) of the total weight, neighbours in the
+  // Chunks of about 1/(32 threads) of the total weight, neighbours in the
   // cluster order (routers of one level or group) together; a cluster
   // heavier than that is a chunk of its own.
   std::vector<std::int64_t> weight(n_clusters, 0);
@@ -35,16 +36,22 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
     for (std::size_t i = cluster_begin_[k]; i < cluster_begin_[k + 1]; ++i) weight[k] += all_[i]->weight();
     total += weight[k];
   }
-  const std::int64_t target = std::max<std::int64_t>(1, total / (16 * threads));
+  const std::int64_t target = std::max<std::int64_t>(1, total / (32 * threads));
   std::int64_t acc = 0;
   for (std::size_t k = 0; k < n_clusters; ++k) {
     if (acc == 0 || acc + weight[k] > target) {
       chunk_begin_.push_back(k);
+      if (!chunk_seconds_.empty()) chunk_seconds_.back() = double(acc);
+      chunk_seconds_.push_back(0);
       acc = 0;
     }
     acc += weight[k];
   }
+  if (!chunk_seconds_.empty()) chunk_seconds_.back() = double(acc);
   chunk_begin_.push_back(n_clusters);
+  // Until the chunks are timed, their weights stand for their times (the
+  // split only compares chunks).
+  split_chunks();
   // On one thread no component runs while another does, so a send can be
   // published at once (no outbox): a reader still sees only items it would
   // see with outboxes (every latency between clusters is at least a block),
@@ -70,28 +77,93 @@ void Kernel::run_cluster(std::size_t k, Cycle now, Cycle cycles) {
       if (all_[i]->active(t)) all_[i]->tick(t);
 }
 
-void Kernel::run_share(Share& s, Cycle now, Cycle cycles) {
+// Each share starts on chunks [chunk_split_[i], chunk_split_[i + 1]), cut
+// where the smoothed chunk times add up to equal parts.
+void Kernel::split_chunks() {
+  const std::size_t chunks = chunk_seconds_.size(), n = shares_.size();
+  double total = 0;
+  for (double t : chunk_seconds_) total += t;
+  chunk_split_.assign(n + 1, chunks);
+  chunk_split_[0] = 0;
+  double acc = 0;
+  std::size_t k = 0;
+  for (std::size_t i = 1; i < n; ++i) {
+    const double goal = total * double(i) / double(n);
+    // The cut nearest the goal, leaving every share at least one chunk when there are enough.
+    while (k < chunks && acc + chunk_seconds_[k] / 2 < goal) acc += chunk_seconds_[k++];
+    k = std::max(k, std::min(chunk_split_[i - 1] + 1, chunks));
+    chunk_split_[i] = k;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    shares_[i].run.store(std::uint64_t(chunk_split_[i]) | std::uint64_t(chunk_split_[i + 1]) << 32,
+                         std::memory_order_relaxed);
+}
+
+// The next chunk of `s`'s run: its first (its own thread) or its last (a
+// thread that has run out of its own); kNoChunk when none is left.
+std::size_t Kernel::take_chunk(Share& s, bool front) {
+  std::uint64_t run = s.run.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::uint64_t first = run & 0xffffffffu, end = run >> 32;
+    if (first >= end) return kNoChunk;
+    const std::uint64_t next = front ? (first + 1) | end << 32 : first | (end - 1) << 32;
+    if (s.run.compare_exchange_weak(run, next, std::memory_order_relaxed)) return std::size_t(front ? first : end - 1);
+  }
+}
+
+void Kernel::run_chunk(Share& s, std::size_t k, Cycle now, Cycle cycles) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = cluster_begin_[chunk_begin_[k]]; i < cluster_begin_[chunk_begin_[k + 1]]; ++i)
+    if (all_[i]->outbox != &s.outbox) all_[i]->outbox = &s.outbox;
+  for (std::size_t c = chunk_begin_[k]; c < chunk_begin_[k + 1]; ++c) run_cluster(c, now, cycles);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double per_cycle = seconds / double(cycles);
+  chunk_seconds_[k] = chunks_timed_ ? chunk_seconds_[k] + (per_cycle - chunk_seconds_[k]) / 4 : per_cycle;
+}
+
+void Kernel::run_share(std::size_t index, Cycle now, Cycle cycles) {
+  Share& s = shares_[index];
   try {
     if (shares_.size() == 1) {
       for (std::size_t k = 0; k + 1 < cluster_begin_.size(); ++k) run_cluster(k, now, cycles);
       return;
     }
-    const std::size_t chunks = chunk_begin_.size() - 1;
-    for (std::size_t k; (k = next_chunk_.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
-      for (std::size_t i = cluster_begin_[chunk_begin_[k]]; i < cluster_begin_[chunk_begin_[k + 1]]; ++i)
-        all_[i]->outbox = &s.outbox;
-      for (std::size_t c = chunk_begin_[k]; c < chunk_begin_[k + 1]; ++c) run_cluster(c, now, cycles);
+    for (std::size_t k; (k = take_chunk(s, true)) != kNoChunk;) run_chunk(s, k, now, cycles);
+    for (std::size_t j = 1; j < shares_.size(); ++j) {
+      Share& other = shares_[(index + j) % shares_.size()];
+      for (std::size_t k; (k = take_chunk(other, false)) != kNoChunk;) run_chunk(s, k, now, cycles);
     }
   } catch (...) {
     s.error = std::current_exception();
-    next_chunk_.store(chunk_begin_.size(), std::memory_order_relaxed);  // the others stop taking chunks
+    for (Share& other : shares_) other.run.store(0, std::memory_order_relaxed);  // the others stop taking chunks
+  }
+}
+
+void Kernel::publish_outboxes() {
+  // In a fixed order. A link's publish touches three of its cache lines,
+  // last written on whichever core ran its writer: ask for them a few links ahead.
+  constexpr std::size_t kAhead = 8;
+  for (Share& s : shares_) {
+    const std::size_t n = s.outbox.size();
+    Link* const* links = s.outbox.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) {
+        const char* ahead = reinterpret_cast<const char*>(links[i + kAhead]);
+        __builtin_prefetch(ahead, 1);
+        __builtin_prefetch(ahead + 64, 1);
+        __builtin_prefetch(ahead + 128, 1);
+      }
+      links[i]->publish();
+    }
+    s.outbox.clear();
   }
 }
 
 void Kernel::worker(std::size_t index) {
   std::uint64_t seen = 0;
   for (;;) {
-    // Spin briefly (a cycle of a large network is a few milliseconds), then sleep.
+    // Spin briefly (between phases the kernel's thread has little to do
+    // alone: a worker publishes while it runs end_block), then sleep.
     int spins = 0;
     while (start_generation_.load(std::memory_order_acquire) == seen) {
       if (stop_.load(std::memory_order_acquire)) return;
@@ -103,8 +175,26 @@ void Kernel::worker(std::size_t index) {
       start_cv_.wait(lock, [&] { return stop_.load() || start_generation_.load() != seen; });
     }
     seen = start_generation_.load(std::memory_order_acquire);
-    run_share(shares_[index], cycle_now_, cycle_count_);
+    if (phase_ == kRun) run_share(index, cycle_now_, cycle_count_);
+    else if (index == 1) publish_outboxes();
     running_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+}
+
+void Kernel::start_workers(int phase) {
+  phase_ = phase;
+  running_.store(int(shares_.size()) - 1, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    start_generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
+  start_cv_.notify_all();
+}
+
+void Kernel::wait_for_workers() {
+  for (int spins = 0; running_.load(std::memory_order_acquire) != 0; ++spins) {
+    if (spins < 65536) cpu_relax();
+    else std::this_thread::yield();
   }
 }
 
@@ -134,34 +224,31 @@ void Kernel::cycle() {
   const Cycle cycles = horizon_ > now ? std::min<Cycle>(Cycle(block_), horizon_ - now) : 1;
 
   if (shares_.size() == 1) {
-    run_share(shares_[0], now, cycles);
+    run_share(0, now, cycles);
   } else {
     cycle_now_ = now;
     cycle_count_ = cycles;
-    next_chunk_.store(0, std::memory_order_relaxed);
-    running_.store(int(shares_.size()) - 1, std::memory_order_release);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      start_generation_.fetch_add(1, std::memory_order_acq_rel);
-    }
-    start_cv_.notify_all();
-    run_share(shares_[0], now, cycles);
-    int spins = 0;
-    while (running_.load(std::memory_order_acquire) != 0) {
-      if (++spins < 65536) cpu_relax();
-      else std::this_thread::yield();
-    }
+    split_chunks();
+    start_workers(kRun);
+    run_share(0, now, cycles);
+    wait_for_workers();
+    chunks_timed_ = true;
   }
   for (Share& s : shares_)
     if (s.error) std::rethrow_exception(std::exchange(s.error, nullptr));
 
-  // Second phase: publish this block's sends, in a fixed order.
-  for (Share& s : shares_) {
-    for (Link* l : s.outbox) l->publish();
-    s.outbox.clear();
+  // Second phase: publish this block's sends. The components' end_block
+  // (the endpoints' statistics) touches nothing a publish does (links and
+  // the marks of pending inputs), so a worker publishes meanwhile.
+  if (shares_.size() == 1 || exchange_) {
+    publish_outboxes();
+    if (exchange_) exchange_->after_publish();
+    for (Clocked* c : all_) c->end_block();
+  } else {
+    start_workers(kPublish);
+    for (Clocked* c : all_) c->end_block();
+    wait_for_workers();
   }
-  if (exchange_) exchange_->after_publish();
-  for (Clocked* c : all_) c->end_block();
 
   const Cycle next = now + cycles;
   last_cycle_ = next - 1;

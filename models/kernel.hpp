@@ -52,7 +52,9 @@ class Clocked : public LinkEnd {
   virtual Cycle next_wake() const { return kNever; }
   // Relative cost, to balance threads (e.g. subswitches in a router).
   virtual int weight() const { return 1; }
-  // After every block, on the kernel's thread, in component order.
+  // After every block, on the kernel's thread, in component order, while
+  // another thread may publish the block's sends: it must not touch what
+  // publishing does (links, and this end's marks of pending inputs).
   virtual void end_block() {}
 };
 
@@ -76,10 +78,10 @@ class BlockExchange {
 class Kernel : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Kernel);
-  // `threads` >= 1. Which thread runs a cluster changes from block to block
-  // (threads take runs of clusters as they finish others); what a component
-  // reads does not, so neither does the result. `block` >= 1 cycles: at
-  // most the latency of any link between clusters.
+  // `threads` >= 1. Which thread runs a cluster may change from block to
+  // block (run_share); what a component reads does not, so neither does the
+  // result. `block` >= 1 cycles: at most the latency of any link between
+  // clusters.
   Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> clusters, int threads, int block,
          const Clock& clock);
   ~Kernel() override;
@@ -108,22 +110,38 @@ class Kernel : public sc_core::sc_module {
   Cycle next_cycle() const { return last_cycle_ == kNever ? 0 : last_cycle_ + 1; }
 
  private:
-  // What one thread needs of its own: its outbox, and an error it caught.
+  // What one thread needs of its own: its outbox, its run of chunks (the
+  // chunks [front, back) not yet taken, packed as front | back << 32: the
+  // thread takes from the front, the others from the back when they have
+  // run out), and an error it caught.
   struct alignas(64) Share {
     std::vector<Link*> outbox;
     std::exception_ptr error;
+    alignas(64) std::atomic<std::uint64_t> run{0};  // apart from the outbox the thread writes: others take from it
   };
+  static constexpr std::size_t kNoChunk = ~std::size_t{0};
   void cycle();
-  void run_share(Share& s, Cycle now, Cycle cycles);
+  void run_share(std::size_t index, Cycle now, Cycle cycles);
+  void run_chunk(Share& s, std::size_t k, Cycle now, Cycle cycles);
+  std::size_t take_chunk(Share& s, bool front);
+  void split_chunks();
   void run_cluster(std::size_t k, Cycle now, Cycle cycles);
+  void publish_outboxes();
   void worker(std::size_t index);
+  void start_workers(int phase);
+  void wait_for_workers();
 
   std::vector<Clocked*> all_;               // clusters one after another
   std::vector<std::size_t> cluster_begin_;  // cluster k: all_[cluster_begin_[k], cluster_begin_[k + 1])
-  // Runs of clusters of about equal weight; threads take them in turn
-  // from next_chunk_, so a thread that finishes early takes more.
+  // Runs of neighbouring clusters; each thread starts a block on its own
+  // consecutive chunks, split by what each chunk took in the blocks before
+  // (chunk_seconds_), so that a cluster mostly stays on one core (its state
+  // in that core's cache) and the threads end together; a thread that runs
+  // out early takes the others' last chunks.
   std::vector<std::size_t> chunk_begin_;  // chunk i: clusters [chunk_begin_[i], chunk_begin_[i + 1])
-  std::atomic<std::size_t> next_chunk_{0};
+  std::vector<double> chunk_seconds_;     // per cycle, smoothed
+  bool chunks_timed_ = false;
+  std::vector<std::size_t> chunk_split_;  // share i starts with chunks [chunk_split_[i], chunk_split_[i + 1])
   std::vector<Share> shares_;
   Clock clock_;
   Cycle last_cycle_ = kNever;
@@ -136,13 +154,17 @@ class Kernel : public sc_core::sc_module {
   std::function<void(Cycle)> after_block_;
   BlockExchange* exchange_ = nullptr;
 
-  // Worker threads wait for a cycle number, run their share, and report done.
+  // Worker threads wait for a start (a new generation), do the phase asked
+  // (run their share of a block; the first worker: publish the outboxes),
+  // and report done.
+  enum Phase { kRun, kPublish };
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable start_cv_;
   std::atomic<std::uint64_t> start_generation_{0};
   std::atomic<int> running_{0};
   std::atomic<bool> stop_{false};
+  int phase_ = kRun;
   Cycle cycle_now_ = 0, cycle_count_ = 1;
 };
 
