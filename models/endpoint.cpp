@@ -88,7 +88,8 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
       const int n = g->nodes()[i];
       group_of_[n] = g;
       nis_[n]->join(*g, *g, int(i));
-      terminals_[n]->set_observer(g);
+      // One group calls the observer at once: its terminals call it themselves.
+      terminals_[n]->set_observer(defer ? static_cast<PacketObserver*>(g) : shared_.observer);
     }
   }
   for (std::size_t n = 0; n < nis_.size(); ++n)
