@@ -88,7 +88,8 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
       const int n = g->nodes()[i];
       group_of_[n] = g;
       nis_[n]->join(*g, *g, int(i));
-      terminals_[n]->set_observer(g);
+      // One group calls the observer at once: its terminals call it themselves.
+      terminals_[n]->set_observer(defer ? static_cast<PacketObserver*>(g) : shared_.observer);
     }
   }
   for (std::size_t n = 0; n < nis_.size(); ++n)
@@ -275,7 +276,22 @@ void EndpointGroup::run_creations(Cycle now) {
     occupied_ &= ~(std::uint64_t{1} << slot);
     bucket = &wheel_[slot * words_];
   }
+  const auto heap_due = [&] { return !creations_.empty() && creations_.front().at <= now; };
   std::size_t w = 0;
+  if (bucket) {
+    // Nearly always the heap has nothing due: the slot's nodes in order, a
+    // word at a time, until it has (a trace's second packet of the cycle).
+    for (; w < words_; ++w) {
+      std::uint64_t& bits = bucket[w];
+      while (bits && !heap_due()) {
+        const int local = int(w * 64 + unsigned(__builtin_ctzll(bits)));
+        bits &= bits - 1;
+        create_packet(local, now);
+      }
+      if (bits) break;
+    }
+    if (w == words_) bucket = nullptr;
+  }
   for (;;) {
     int local = -1;  // the slot's next node
     if (bucket) {

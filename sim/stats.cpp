@@ -12,18 +12,15 @@ std::uint64_t Histogram::percentile(double q) const {
     seen += counts_[v];
     if (seen >= need && seen > 0) return v;
   }
-  return max_;
+  return max();
 }
 
 void Histogram::combine(Ranks& ranks) {
   if (!ranks.distributed()) return;
   counts_.resize(std::size_t(ranks.max(std::uint64_t(counts_.size()))), 0);
+  size_ = counts_.size();
   ranks.sum(counts_);
-  std::uint64_t sums[2] = {n_, sum_};
-  ranks.sum(sums, 2);
-  n_ = sums[0];
-  sum_ = sums[1];
-  max_ = ranks.max(max_);
+  n_ = ranks.sum(n_);
 }
 
 void PacketStats::combine(Ranks& ranks) {

@@ -11,19 +11,29 @@
 namespace nwn {
 
 // Exact integer histogram (latencies are whole cycles), so percentiles are
-// exact and results do not depend on sample order.
+// exact and results do not depend on sample order. A sample only counts
+// (every delivered packet adds three); the sum and the maximum come from
+// the counts when asked.
 class Histogram {
  public:
   void add(std::uint64_t v) {
-    if (v >= counts_.size()) counts_.resize(std::max<std::size_t>(v + 1, counts_.size() * 2), 0);
+    if (v >= size_) grow(v);
     ++counts_[v];
     ++n_;
-    sum_ += v;
-    max_ = std::max(max_, v);
   }
   std::uint64_t count() const { return n_; }
-  double mean() const { return n_ ? double(sum_) / double(n_) : 0.0; }
-  std::uint64_t max() const { return max_; }
+  double mean() const { return n_ ? double(sum()) / double(n_) : 0.0; }
+  std::uint64_t max() const {
+    std::size_t v = counts_.size();
+    while (v > 0 && !counts_[v - 1]) --v;
+    return v ? v - 1 : 0;
+  }
+  // Of the samples (modulo 2^64, as a running sum would be).
+  std::uint64_t sum() const {
+    std::uint64_t s = 0;
+    for (std::size_t v = 0; v < counts_.size(); ++v) s += std::uint64_t(v) * counts_[v];
+    return s;
+  }
   // Smallest value v with at least q of the samples <= v.
   std::uint64_t percentile(double q) const;
   // counts()[v]: samples equal to v (may run past max()).
@@ -32,8 +42,14 @@ class Histogram {
   void combine(Ranks& ranks);
 
  private:
+  [[gnu::noinline]] void grow(std::uint64_t v) {
+    counts_.resize(std::max<std::size_t>(v + 1, counts_.size() * 2), 0);
+    size_ = counts_.size();
+  }
+
   std::vector<std::uint64_t> counts_;
-  std::uint64_t n_ = 0, sum_ = 0, max_ = 0;
+  std::size_t size_ = 0;  // counts_.size(), a load away
+  std::uint64_t n_ = 0;
 };
 
 // The packets of one size (synthetic runs with traffic.size_mix): the

@@ -172,13 +172,13 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<T
   const double mean_flits =
       p.bimodal ? 0.5 * (p.bimodal_small_flits + p.bimodal_large_flits) : double(p.packet_flits);
   p_packet_ = p.load / (p.serialization_cycles * mean_flits);
-  if (p_packet_ < 1.0) log1p_neg_p_ = std::log1p(-p_packet_);
+  if (p_packet_ > 0 && p_packet_ < 1.0) gaps_ = GeometricGaps(p_packet_);
 }
 
 inline Cycle SyntheticWorkload::draw_next(int node, Cycle after) {
   if (p_packet_ <= 0) return kNever;
   if (p_packet_ >= 1.0) return after;  // Rng::geometric draws nothing then
-  return after + rng_[node].geometric_log(log1p_neg_p_);
+  return after + gaps_.draw(rng_[node]);
 }
 
 inline PacketSpec SyntheticWorkload::draw_packet(int node) {

@@ -334,4 +334,46 @@ TEST(SyntheticWorkload, GeometricGapIsTheFlooredQuotient) {
   }
 }
 
+// GeometricGaps draws what Rng::geometric_log draws, from the same next():
+// at random, at both bounds of every threshold of its table, and around the
+// thresholds themselves (where it computes the log).
+TEST(SyntheticWorkload, GeometricGapsTableDrawsWhatTheLogDraws) {
+  for (double p : {1e-6, 0.01, 0.0624, 1.0 / 16, 0.1, 0.3, 0.5, 0.7, 0.9, 0.999}) {
+    const GeometricGaps g(p);
+    const double l = std::log1p(-p);
+    ASSERT_EQ(g.log1p_neg_p(), l);
+    if (p >= 1.0 / 16) {
+      EXPECT_GT(g.table_size(), 0u) << "p " << p;
+    } else {
+      EXPECT_EQ(g.table_size(), 0u) << "p " << p;
+    }
+    Rng a(5, 7), b(5, 7);
+    for (int i = 0; i < 200000; ++i) ASSERT_EQ(g.draw(a), b.geometric_log(l)) << "p " << p << " draw " << i;
+    const std::uint64_t top = std::uint64_t{1} << 53;
+    auto check = [&](std::uint64_t m) {
+      if (m >= top) return;
+      ASSERT_EQ(g.gap_of(m), Rng::geometric_of(m, l)) << "p " << p << " m " << m;
+    };
+    for (unsigned i = 0; i < g.table_size(); ++i) {
+      const GeometricGaps::Bounds& bd = g.bounds(i);
+      ASSERT_LT(bd.unsure, bd.sure);
+      for (std::uint64_t d = 0; d < 200; ++d) {
+        check(bd.sure + d);
+        check(bd.sure - 1 - d);
+        check(bd.unsure + d);
+        check(bd.unsure - 1 - d);
+      }
+      // The exact threshold of gap i + 1 (the log's answer changes near it).
+      const double u = std::exp(double(i + 1) * l);
+      const std::uint64_t t = std::uint64_t(double(top) - u * double(top));
+      for (std::uint64_t d = 0; d < 2000; ++d) {
+        check(t + d);
+        check(t - d);
+      }
+    }
+    check(0);
+    check(top - 1);
+  }
+}
+
 }  // namespace nwn
