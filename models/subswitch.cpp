@@ -57,6 +57,8 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   row_vcs_asking_.assign(row_busy_until_.size(), 0);
   asking_rows_.assign(row_busy_until_.size(), 0);
   row_grant_.assign(row_busy_until_.size(), -1);
+  plain_switch_ = !p.policy.hold_switch_for_packet && p.copy_of.empty() && p.input_speedup == 1 && p.inputs <= 64 &&
+                  p.outputs <= 64;
   group_inputs_.assign(64, 0);
   group_grants_.assign(64, -1);
   group_masks_.assign(64, 0);
@@ -293,7 +295,46 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
   }
 }
 
+// The common switch (no held connections, no port copies, no input
+// speedup, at most 64 inputs and outputs): allocate_switch with each row's
+// request mask built straight into the allocator's group (rows ascend in
+// the scan) and nothing to clear but the rows' VC masks. The same requests,
+// grants and sends as the general code.
+void Subswitch::allocate_switch_plain(Cycle now) {
+  int rows = 0;  // asking rows (asking_rows_), row i's outputs in group_masks_[i]
+  int last_row = -1;
+  std::uint64_t* masks = group_masks_.data();
+  for_each_occupied_vc(true, [&](int idx) {
+    const InputVc& v = vcs_[idx];
+    if (v.ready > now) return;
+    const int p = by_vcs_.quot(idx);
+    if (row_busy_until_[std::size_t(p)] > now) return;
+    const OutputPort& o = out_[v.out_port];
+    if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) return;
+    if (p != last_row) {
+      last_row = p;
+      asking_rows_[std::size_t(rows)] = p;
+      masks[rows++] = 0;
+    }
+    row_vcs_asking_[std::size_t(p)] |= std::uint64_t{1} << (idx - p * params_.vcs);
+    masks[rows - 1] |= std::uint64_t{1} << v.out_port;
+  });
+  if (rows == 0) return;
+  const int* inputs = asking_rows_.data();
+  if (rows == 1) {  // as allocate_switch_rows: the one row's outputs from its lowest
+    const int lo = __builtin_ctzll(masks[0]);
+    const int out = sw_alloc_->allocate_one(inputs[0], lo, masks[0] >> lo);
+    if (out >= 0) send_from_row(inputs[0], out, now);
+  } else {
+    sw_alloc_->allocate_group(rows, inputs, masks, 0, group_grants_.data());
+    for (int i = 0; i < rows; ++i)
+      if (group_grants_[std::size_t(i)] >= 0) send_from_row(inputs[i], group_grants_[std::size_t(i)], now);
+  }
+  for (int i = 0; i < rows; ++i) row_vcs_asking_[std::size_t(inputs[i])] = 0;  // the requests are spent
+}
+
 void Subswitch::allocate_switch(Cycle now) {
+  if (plain_switch_) return allocate_switch_plain(now);
   const int V = params_.vcs;
   const int S = params_.input_speedup;
   int rows = 0;  // crossbar rows asking this cycle (asking_rows_)
@@ -414,8 +455,9 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   const int p = by_speedup_.quot(row);
   const int first = row - p * S;
   const int nrow_vcs = by_speedup_.quot(V - first + S - 1);
-  std::uint64_t candidates = 0;
-  for (std::uint64_t m = row_vcs_asking_[std::size_t(row)]; m; m &= m - 1) {
+  const std::uint64_t asking = row_vcs_asking_[std::size_t(row)];
+  std::uint64_t candidates = asking & (asking - 1) ? 0 : asking;  // one VC asked: it asked for the grant
+  for (std::uint64_t m = candidates ? 0 : asking; m; m &= m - 1) {
     const int k = __builtin_ctzll(m);
     if (vc_at(p, first + k * S).out_port == out) candidates |= std::uint64_t{1} << k;
   }

@@ -234,6 +234,8 @@ class Subswitch {
   std::vector<int> row_grant_;  // per crossbar row: its grant in a group round
   void send_from_row(int row, int column, Cycle now);
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
+  void allocate_switch_plain(Cycle now);
+  bool plain_switch_ = false;  // allocate_switch_plain applies
   // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
   // the row an output is held by (-1: none), and this cycle's held sends
   // (~index: a held VC that cannot send, released after the scan).
