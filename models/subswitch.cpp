@@ -59,6 +59,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   row_grant_.assign(row_busy_until_.size(), -1);
   plain_switch_ = !p.policy.hold_switch_for_packet && p.copy_of.empty() && p.input_speedup == 1 && p.inputs <= 64 &&
                   p.outputs <= 64;
+  if (plain_switch_) sw_cols_.assign(64, 0);
   group_inputs_.assign(64, 0);
   group_grants_.assign(64, -1);
   group_masks_.assign(64, 0);
@@ -296,41 +297,43 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
 }
 
 // The common switch (no held connections, no port copies, no input
-// speedup, at most 64 inputs and outputs): allocate_switch with each row's
-// request mask built straight into the allocator's group (rows ascend in
-// the scan) and nothing to clear but the rows' VC masks. The same requests,
-// grants and sends as the general code.
+// speedup, at most 64 inputs and outputs): allocate_switch with the
+// allocator's columns (the rows asking for each output) built in the scan,
+// so neither side builds and clears per-row masks, and the sends in
+// ascending rows (the scan's order). The same requests, grants and sends as
+// the general code.
 void Subswitch::allocate_switch_plain(Cycle now) {
-  int rows = 0;  // asking rows (asking_rows_), row i's outputs in group_masks_[i]
-  int last_row = -1;
-  std::uint64_t* masks = group_masks_.data();
+  std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
+  std::uint64_t* cols = sw_cols_.data();  // set for the bits of `outputs` only
   for_each_occupied_vc(true, [&](int idx) {
     const InputVc& v = vcs_[idx];
     if (v.ready > now) return;
     const int p = by_vcs_.quot(idx);
     if (row_busy_until_[std::size_t(p)] > now) return;
-    const OutputPort& o = out_[v.out_port];
+    const int out = v.out_port;
+    const OutputPort& o = out_[out];
     if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) return;
-    if (p != last_row) {
-      last_row = p;
-      asking_rows_[std::size_t(rows)] = p;
-      masks[rows++] = 0;
-    }
+    const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
+    rows |= row_bit;
     row_vcs_asking_[std::size_t(p)] |= std::uint64_t{1} << (idx - p * params_.vcs);
-    masks[rows - 1] |= std::uint64_t{1} << v.out_port;
+    cols[out] = (outputs & out_bit ? cols[out] : 0) | row_bit;
+    outputs |= out_bit;
   });
-  if (rows == 0) return;
-  const int* inputs = asking_rows_.data();
-  if (rows == 1) {  // as allocate_switch_rows: the one row's outputs from its lowest
-    const int lo = __builtin_ctzll(masks[0]);
-    const int out = sw_alloc_->allocate_one(inputs[0], lo, masks[0] >> lo);
-    if (out >= 0) send_from_row(inputs[0], out, now);
-  } else {
-    sw_alloc_->allocate_group(rows, inputs, masks, 0, group_grants_.data());
-    for (int i = 0; i < rows; ++i)
-      if (group_grants_[std::size_t(i)] >= 0) send_from_row(inputs[i], group_grants_[std::size_t(i)], now);
+  if (!rows) return;
+  int* grants = row_grant_.data();
+  if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
+    const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
+    const int out = sw_alloc_->allocate_one(row, lo, outputs >> lo);
+    if (out >= 0) send_from_row(row, out, now);
+    row_vcs_asking_[std::size_t(row)] = 0;
+    return;
   }
-  for (int i = 0; i < rows; ++i) row_vcs_asking_[std::size_t(inputs[i])] = 0;  // the requests are spent
+  sw_alloc_->allocate_columns(rows, outputs, cols, grants);
+  for (; rows; rows &= rows - 1) {
+    const int row = __builtin_ctzll(rows);
+    if (grants[row] >= 0) send_from_row(row, grants[row], now);
+    row_vcs_asking_[std::size_t(row)] = 0;  // the requests are spent
+  }
 }
 
 void Subswitch::allocate_switch(Cycle now) {

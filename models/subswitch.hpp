@@ -236,6 +236,7 @@ class Subswitch {
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
   void allocate_switch_plain(Cycle now);
   bool plain_switch_ = false;  // allocate_switch_plain applies
+  std::vector<std::uint64_t> sw_cols_;  // allocate_switch_plain: per output, the rows asking for it
   // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
   // the row an output is held by (-1: none), and this cycle's held sends
   // (~index: a held VC that cannot send, released after the scan).
