@@ -49,6 +49,8 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   }
   requests_.resize(std::size_t(p.inputs) * p.vcs * columns);
   port_first_request_.assign(std::size_t(p.outputs), -1);
+  port_last_request_.assign(std::size_t(p.outputs), -1);
+  ports_asking_.assign(std::size_t(p.outputs), 0);
   next_request_.assign(requests_.size(), -1);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
@@ -79,6 +81,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     vc_alloc_ = make_allocator(p.policy.vc_allocator, vc);
     sw_alloc_ = make_allocator(p.policy.switch_allocator, sw);
   }
+  va_splits_ = vc_alloc_->splits_by_disjoint_outputs();
 }
 
 void Subswitch::connect_input(int port, Link* link) {
@@ -205,6 +208,7 @@ Cycle Subswitch::receive_credits(int p, Cycle now) {
 void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
+  int ports = 0;  // va_splits_: ports asked (ports_asking_)
   for_each_occupied_vc(false, [&](int idx) {
     const int p = by_vcs_.quot(idx);
     InputVc& v = vcs_[idx];
@@ -228,23 +232,29 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
         for (std::uint64_t m = mask; m; m &= m - 1)
           if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
     }
-    if (mask) requests_[n++] = Request{idx, v.out_port * V, mask};
+    if (!mask) return;
+    if (va_splits_) {  // chained to its port's requests, the ports in the order of their first
+      int& last = port_last_request_[std::size_t(v.out_port)];
+      if (last < 0) {
+        ports_asking_[std::size_t(ports++)] = v.out_port;
+        port_first_request_[std::size_t(v.out_port)] = n;
+      } else {
+        next_request_[std::size_t(last)] = n;
+      }
+      last = n;
+      next_request_[std::size_t(n)] = -1;
+    }
+    requests_[n++] = Request{idx, v.out_port * V, mask};
   });
   if (n == 0) return;
-  if (vc_alloc_->splits_by_disjoint_outputs()) {
+  if (va_splits_) {
     // An input VC asks for VCs of one output port only, so the requests of
     // different ports never meet: each port's is an allocation of its own,
     // and a port asked by one input VC (the usual case) needs no matrix.
-    for (int i = n - 1; i >= 0; --i) {
-      int& first = port_first_request_[std::size_t(by_vcs_.quot(requests_[i].base))];
-      next_request_[i] = first;
-      first = i;
-    }
-    for (int i = 0; i < n; ++i) {
-      int& first = port_first_request_[std::size_t(by_vcs_.quot(requests_[i].base))];
-      if (first != i) continue;  // not the first request of its port, or its port is done
-      allocate_vc_group(i, now);
-      first = -1;
+    for (int j = 0; j < ports; ++j) {
+      const int port = ports_asking_[std::size_t(j)];
+      port_last_request_[std::size_t(port)] = -1;
+      allocate_vc_group(port_first_request_[std::size_t(port)], now);
     }
   } else {
     for (int i = 0; i < n; ++i) next_request_[i] = i + 1 < n ? i + 1 : -1;
@@ -269,7 +279,7 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
     if (g >= 0) grant(r0.input, g);
     return;
   }
-  if (vc_alloc_->splits_by_disjoint_outputs()) {  // one port's requests: one base, a group if at most 64
+  if (va_splits_) {  // one port's requests: one base, a group if at most 64
     int n = 0;
     for (int i = first; i >= 0 && n <= 64; i = next_request_[i]) {
       if (n < 64) {

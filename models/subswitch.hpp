@@ -216,8 +216,11 @@ class Subswitch {
   };
   std::vector<Request> requests_;
   // VC allocation by output port: the requests of one port form a chain
-  // (first request of each port, next request of the same port).
-  std::vector<int> port_first_request_, next_request_;
+  // (first and last request of each port, next request of the same port),
+  // built in the scan when the allocation splits by port (va_splits_), and
+  // the ports asked, in the order of their first requests.
+  std::vector<int> port_first_request_, port_last_request_, next_request_, ports_asking_;
+  bool va_splits_ = false;  // vc_alloc_->splits_by_disjoint_outputs()
   std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
   std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
   // Switch allocation's requests, per crossbar row: the crossbar outputs
