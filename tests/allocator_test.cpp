@@ -203,19 +203,21 @@ TEST_P(AllocatorMatching, AllocateColumnsIsTheMatrixRound) {
             for (int o = 0; o < outputs; ++o)
               if (col[std::size_t(o)] >> i & 1) cols->request(i, o);
           cols->allocate();
-          for (int i = 0; i < inputs; ++i)
-            if (in_bits >> i & 1) ASSERT_EQ(cols->grant_of_input(i), matrix->grant_of_input(i)) << "round " << round;
+          for (int i = 0; i < inputs; ++i) {
+            if (in_bits >> i & 1) {
+              ASSERT_EQ(cols->grant_of_input(i), matrix->grant_of_input(i)) << "round " << round;
+            }
+          }
           continue;
         }
         for (int o = 0; o < outputs; ++o)  // allocate_columns reads the columns of asked outputs only
           if (!(out_bits >> o & 1)) col[std::size_t(o)] = rng.next();
         std::vector<int> grants(64, -2);
         cols->allocate_columns(in_bits, out_bits, col.data(), grants.data());
-        for (int i = 0; i < inputs; ++i)
-          if (in_bits >> i & 1)
-            ASSERT_EQ(grants[std::size_t(i)], matrix->grant_of_input(i)) << "round " << round << " input " << i;
-          else
-            ASSERT_EQ(grants[std::size_t(i)], -2) << "round " << round << " input " << i << " did not ask";
+        for (int i = 0; i < inputs; ++i) {
+          const int want = in_bits >> i & 1 ? matrix->grant_of_input(i) : -2;  // -2: did not ask, not written
+          ASSERT_EQ(grants[std::size_t(i)], want) << "round " << round << " input " << i;
+        }
       }
     }
 }
