@@ -334,14 +334,14 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
     const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
     const int out = sw_alloc_->allocate_one(row, lo, outputs >> lo);
-    if (out >= 0) send_from_row(row, out, now);
+    if (out >= 0) send_from_row_plain(row, out, now);
     row_vcs_asking_[std::size_t(row)] = 0;
     return;
   }
   sw_alloc_->allocate_columns(rows, outputs, cols, grants);
   for (; rows; rows &= rows - 1) {
     const int row = __builtin_ctzll(rows);
-    if (grants[row] >= 0) send_from_row(row, grants[row], now);
+    if (grants[row] >= 0) send_from_row_plain(row, grants[row], now);
     row_vcs_asking_[std::size_t(row)] = 0;  // the requests are spent
   }
 }
@@ -480,6 +480,26 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   traverse(p, first + k * S, now);
   row_busy_until_[std::size_t(row)] = now + in_[p].serialization_cycles;
   ptr = k + 1 == nrow_vcs ? 0 : k + 1;
+}
+
+// send_from_row of the common switch: a row is an input port, its VCs all
+// of the port's.
+void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
+  const int V = params_.vcs;
+  const std::uint64_t asking = row_vcs_asking_[std::size_t(row)];
+  std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
+  if (asking & (asking - 1)) {
+    const InputVc* vcs = &vcs_[std::size_t(row) * V];
+    candidates = 0;
+    for (std::uint64_t m = asking; m; m &= m - 1)
+      if (vcs[__builtin_ctzll(m)].out_port == out) candidates |= m & -m;
+    if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
+  }
+  int& ptr = row_vc_pointer_[std::size_t(row)];
+  const int k = bits::first_cyclic(candidates, ptr);
+  traverse(row, k, now);
+  row_busy_until_[std::size_t(row)] = now + in_[row].serialization_cycles;
+  ptr = k + 1 == V ? 0 : k + 1;
 }
 
 void Subswitch::traverse(int port, int vc, Cycle now) {

@@ -238,6 +238,7 @@ class Subswitch {
   void send_from_row(int row, int column, Cycle now);
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
   void allocate_switch_plain(Cycle now);
+  void send_from_row_plain(int row, int out, Cycle now);
   bool plain_switch_ = false;  // allocate_switch_plain applies
   std::vector<std::uint64_t> sw_cols_;  // allocate_switch_plain: per output, the rows asking for it
   // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
