@@ -57,6 +57,22 @@ void Allocator::allocate_group(int n, const int* inputs, const std::uint64_t* ma
   for (int i = 0; i < n; ++i) grants[i] = grant_of_input(inputs[i]);
 }
 
+void Allocator::allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols, int* grants) {
+  int in[64], n = 0;
+  std::uint64_t masks[64];
+  for (std::uint64_t t = inputs; t; t &= t - 1) {
+    const int r = __builtin_ctzll(t);
+    masks[n] = 0;
+    for (std::uint64_t o = outputs; o; o &= o - 1)
+      if (cols[__builtin_ctzll(o)] >> r & 1) masks[n] |= std::uint64_t{1} << __builtin_ctzll(o);
+    in[n++] = r;
+  }
+  if (n == 0) return;
+  int g[64];
+  allocate_group(n, in, masks, 0, g);
+  for (int i = 0; i < n; ++i) grants[in[i]] = g[i];
+}
+
 Registry<AllocatorFactory>& allocator_registry() {
   static Registry<AllocatorFactory> registry("allocator");
   return registry;

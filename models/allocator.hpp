@@ -65,6 +65,14 @@ class Allocator {
   // it without the matrix (then, as for allocate_one, the round's
   // grant_of_*() are not set); the default goes through the matrix.
   virtual void allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants);
+  // A round given by its columns, inputs and outputs below 64: the inputs
+  // are the bits of `inputs`, the outputs asked for the bits of `outputs`,
+  // and cols[b] (for each bit b of `outputs` only) the inputs asking for b.
+  // Writes the output granted to each input r of `inputs` (or -1) to
+  // grants[r], with the grants and priority updates of the same round
+  // through allocate_group (its caller spares the transpose when it has
+  // the columns at hand: the subswitch's switch allocation).
+  virtual void allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols, int* grants);
   // True when the allocation splits into independent ones wherever no two
   // groups of inputs ask for a common output: each group can then be
   // allocated alone (a round with only its requests) with the same grants

@@ -100,6 +100,31 @@ class IslipAllocator final : public Allocator {
       unmatched |= std::uint64_t{1} << r;
       for (std::uint64_t m = masks[i]; m; m &= m - 1) cols[__builtin_ctzll(m)] |= std::uint64_t{1} << r;
     }
+    if (kByInput) {
+      rounds(unmatched, free_outputs, cols, base, [](int ptr) { return ptr; }, [](int r) { return r; },
+             [&](int r, int out) { grants[place[r]] = out; });
+    } else {
+      rounds(
+          unmatched, free_outputs, cols, base,
+          [&](int ptr) { return int(std::lower_bound(inputs, inputs + n, ptr) - inputs); },
+          [&](int r) { return inputs[r]; }, [&](int r, int out) { grants[r] = out; });
+    }
+  }
+
+  void allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols, int* grants) override {
+    for (std::uint64_t t = inputs; t; t &= t - 1) grants[__builtin_ctzll(t)] = -1;
+    rounds(inputs, outputs, cols, 0, [](int ptr) { return ptr; }, [](int r) { return r; },
+           [&](int r, int out) { grants[r] = out; });
+  }
+
+  // The iterations of a group: requesters r (< 64) the bits of `unmatched`,
+  // outputs base + b for the bits b of `free_outputs`, cols[b] the
+  // requesters asking for b. An output's round-robin search over requesters
+  // starts at start_of(its pointer); requester r is input input_of(r), and
+  // grant(r, output) records a grant.
+  template <typename StartOf, typename InputOf, typename Grant>
+  void rounds(std::uint64_t unmatched, std::uint64_t free_outputs, const std::uint64_t* cols, int base,
+              StartOf start_of, InputOf input_of, Grant grant) {
     std::uint64_t offers[64];
     for (int it = 0; it < iterations_; ++it) {
       std::uint64_t offered = 0;  // requesters with an offer (their offers[] is set)
@@ -107,8 +132,7 @@ class IslipAllocator final : public Allocator {
         const int b = __builtin_ctzll(t);
         const std::uint64_t m = cols[b] & unmatched;
         if (!m) continue;
-        const int ptr = grant_arb_[base + b].pointer();
-        const int start = kByInput ? ptr : int(std::lower_bound(inputs, inputs + n, ptr) - inputs);
+        const int start = start_of(grant_arb_[base + b].pointer());
         const std::uint64_t high = start < 64 ? m & (~std::uint64_t{0} << start) : 0;
         const int r = __builtin_ctzll(high ? high : m);
         const std::uint64_t bit = std::uint64_t{1} << r;
@@ -119,14 +143,13 @@ class IslipAllocator final : public Allocator {
       if (!offered) break;
       for (; offered; offered &= offered - 1) {
         const int r = __builtin_ctzll(offered);
-        const int i = kByInput ? place[r] : r;
-        const int in = inputs[i];
+        const int in = input_of(r);
         const std::uint64_t o = offers[r];
         const int rel = accept_arb_[in].pointer() - base;
         std::uint64_t from = o;
         if (rel > 0) from = rel < 64 ? o & (~std::uint64_t{0} << rel) : 0;
         const int b = __builtin_ctzll(from ? from : o);
-        grants[i] = base + b;
+        grant(r, base + b);
         unmatched &= ~(std::uint64_t{1} << r);
         free_outputs &= ~(std::uint64_t{1} << b);
         if (it == 0) {

@@ -49,6 +49,8 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   }
   requests_.resize(std::size_t(p.inputs) * p.vcs * columns);
   port_first_request_.assign(std::size_t(p.outputs), -1);
+  port_last_request_.assign(std::size_t(p.outputs), -1);
+  ports_asking_.assign(std::size_t(p.outputs), 0);
   next_request_.assign(requests_.size(), -1);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
   row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
@@ -57,6 +59,9 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   row_vcs_asking_.assign(row_busy_until_.size(), 0);
   asking_rows_.assign(row_busy_until_.size(), 0);
   row_grant_.assign(row_busy_until_.size(), -1);
+  plain_switch_ = !p.policy.hold_switch_for_packet && p.copy_of.empty() && p.input_speedup == 1 && p.inputs <= 64 &&
+                  p.outputs <= 64;
+  if (plain_switch_) sw_cols_.assign(64, 0);
   group_inputs_.assign(64, 0);
   group_grants_.assign(64, -1);
   group_masks_.assign(64, 0);
@@ -76,6 +81,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     vc_alloc_ = make_allocator(p.policy.vc_allocator, vc);
     sw_alloc_ = make_allocator(p.policy.switch_allocator, sw);
   }
+  va_splits_ = vc_alloc_->splits_by_disjoint_outputs();
 }
 
 void Subswitch::connect_input(int port, Link* link) {
@@ -202,6 +208,7 @@ Cycle Subswitch::receive_credits(int p, Cycle now) {
 void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
+  int ports = 0;  // va_splits_: ports asked (ports_asking_)
   for_each_occupied_vc(false, [&](int idx) {
     const int p = by_vcs_.quot(idx);
     InputVc& v = vcs_[idx];
@@ -225,23 +232,29 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
         for (std::uint64_t m = mask; m; m &= m - 1)
           if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
     }
-    if (mask) requests_[n++] = Request{idx, v.out_port * V, mask};
+    if (!mask) return;
+    if (va_splits_) {  // chained to its port's requests, the ports in the order of their first
+      int& last = port_last_request_[std::size_t(v.out_port)];
+      if (last < 0) {
+        ports_asking_[std::size_t(ports++)] = v.out_port;
+        port_first_request_[std::size_t(v.out_port)] = n;
+      } else {
+        next_request_[std::size_t(last)] = n;
+      }
+      last = n;
+      next_request_[std::size_t(n)] = -1;
+    }
+    requests_[n++] = Request{idx, v.out_port * V, mask};
   });
   if (n == 0) return;
-  if (vc_alloc_->splits_by_disjoint_outputs()) {
+  if (va_splits_) {
     // An input VC asks for VCs of one output port only, so the requests of
     // different ports never meet: each port's is an allocation of its own,
     // and a port asked by one input VC (the usual case) needs no matrix.
-    for (int i = n - 1; i >= 0; --i) {
-      int& first = port_first_request_[std::size_t(by_vcs_.quot(requests_[i].base))];
-      next_request_[i] = first;
-      first = i;
-    }
-    for (int i = 0; i < n; ++i) {
-      int& first = port_first_request_[std::size_t(by_vcs_.quot(requests_[i].base))];
-      if (first != i) continue;  // not the first request of its port, or its port is done
-      allocate_vc_group(i, now);
-      first = -1;
+    for (int j = 0; j < ports; ++j) {
+      const int port = ports_asking_[std::size_t(j)];
+      port_last_request_[std::size_t(port)] = -1;
+      allocate_vc_group(port_first_request_[std::size_t(port)], now);
     }
   } else {
     for (int i = 0; i < n; ++i) next_request_[i] = i + 1 < n ? i + 1 : -1;
@@ -266,7 +279,7 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
     if (g >= 0) grant(r0.input, g);
     return;
   }
-  if (vc_alloc_->splits_by_disjoint_outputs()) {  // one port's requests: one base, a group if at most 64
+  if (va_splits_) {  // one port's requests: one base, a group if at most 64
     int n = 0;
     for (int i = first; i >= 0 && n <= 64; i = next_request_[i]) {
       if (n < 64) {
@@ -293,7 +306,48 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
   }
 }
 
+// The common switch (no held connections, no port copies, no input
+// speedup, at most 64 inputs and outputs): allocate_switch with the
+// allocator's columns (the rows asking for each output) built in the scan,
+// so neither side builds and clears per-row masks, and the sends in
+// ascending rows (the scan's order). The same requests, grants and sends as
+// the general code.
+void Subswitch::allocate_switch_plain(Cycle now) {
+  std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
+  std::uint64_t* cols = sw_cols_.data();  // set for the bits of `outputs` only
+  for_each_occupied_vc(true, [&](int idx) {
+    const InputVc& v = vcs_[idx];
+    if (v.ready > now) return;
+    const int p = by_vcs_.quot(idx);
+    if (row_busy_until_[std::size_t(p)] > now) return;
+    const int out = v.out_port;
+    const OutputPort& o = out_[out];
+    if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) return;
+    const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
+    rows |= row_bit;
+    row_vcs_asking_[std::size_t(p)] |= std::uint64_t{1} << (idx - p * params_.vcs);
+    cols[out] = (outputs & out_bit ? cols[out] : 0) | row_bit;
+    outputs |= out_bit;
+  });
+  if (!rows) return;
+  int* grants = row_grant_.data();
+  if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
+    const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
+    const int out = sw_alloc_->allocate_one(row, lo, outputs >> lo);
+    if (out >= 0) send_from_row_plain(row, out, now);
+    row_vcs_asking_[std::size_t(row)] = 0;
+    return;
+  }
+  sw_alloc_->allocate_columns(rows, outputs, cols, grants);
+  for (; rows; rows &= rows - 1) {
+    const int row = __builtin_ctzll(rows);
+    if (grants[row] >= 0) send_from_row_plain(row, grants[row], now);
+    row_vcs_asking_[std::size_t(row)] = 0;  // the requests are spent
+  }
+}
+
 void Subswitch::allocate_switch(Cycle now) {
+  if (plain_switch_) return allocate_switch_plain(now);
   const int V = params_.vcs;
   const int S = params_.input_speedup;
   int rows = 0;  // crossbar rows asking this cycle (asking_rows_)
@@ -414,8 +468,9 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   const int p = by_speedup_.quot(row);
   const int first = row - p * S;
   const int nrow_vcs = by_speedup_.quot(V - first + S - 1);
-  std::uint64_t candidates = 0;
-  for (std::uint64_t m = row_vcs_asking_[std::size_t(row)]; m; m &= m - 1) {
+  const std::uint64_t asking = row_vcs_asking_[std::size_t(row)];
+  std::uint64_t candidates = asking & (asking - 1) ? 0 : asking;  // one VC asked: it asked for the grant
+  for (std::uint64_t m = candidates ? 0 : asking; m; m &= m - 1) {
     const int k = __builtin_ctzll(m);
     if (vc_at(p, first + k * S).out_port == out) candidates |= std::uint64_t{1} << k;
   }
@@ -425,6 +480,26 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   traverse(p, first + k * S, now);
   row_busy_until_[std::size_t(row)] = now + in_[p].serialization_cycles;
   ptr = k + 1 == nrow_vcs ? 0 : k + 1;
+}
+
+// send_from_row of the common switch: a row is an input port, its VCs all
+// of the port's.
+void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
+  const int V = params_.vcs;
+  const std::uint64_t asking = row_vcs_asking_[std::size_t(row)];
+  std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
+  if (asking & (asking - 1)) {
+    const InputVc* vcs = &vcs_[std::size_t(row) * V];
+    candidates = 0;
+    for (std::uint64_t m = asking; m; m &= m - 1)
+      if (vcs[__builtin_ctzll(m)].out_port == out) candidates |= m & -m;
+    if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
+  }
+  int& ptr = row_vc_pointer_[std::size_t(row)];
+  const int k = bits::first_cyclic(candidates, ptr);
+  traverse(row, k, now);
+  row_busy_until_[std::size_t(row)] = now + in_[row].serialization_cycles;
+  ptr = k + 1 == V ? 0 : k + 1;
 }
 
 void Subswitch::traverse(int port, int vc, Cycle now) {

@@ -216,8 +216,11 @@ class Subswitch {
   };
   std::vector<Request> requests_;
   // VC allocation by output port: the requests of one port form a chain
-  // (first request of each port, next request of the same port).
-  std::vector<int> port_first_request_, next_request_;
+  // (first and last request of each port, next request of the same port),
+  // built in the scan when the allocation splits by port (va_splits_), and
+  // the ports asked, in the order of their first requests.
+  std::vector<int> port_first_request_, port_last_request_, next_request_, ports_asking_;
+  bool va_splits_ = false;  // vc_alloc_->splits_by_disjoint_outputs()
   std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
   std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
   // Switch allocation's requests, per crossbar row: the crossbar outputs
@@ -234,6 +237,10 @@ class Subswitch {
   std::vector<int> row_grant_;  // per crossbar row: its grant in a group round
   void send_from_row(int row, int column, Cycle now);
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
+  void allocate_switch_plain(Cycle now);
+  void send_from_row_plain(int row, int out, Cycle now);
+  bool plain_switch_ = false;  // allocate_switch_plain applies
+  std::vector<std::uint64_t> sw_cols_;  // allocate_switch_plain: per output, the rows asking for it
   // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
   // the row an output is held by (-1: none), and this cycle's held sends
   // (~index: a held VC that cannot send, released after the scan).

@@ -171,6 +171,57 @@ TEST_P(AllocatorMatching, AllocateGroupIsTheMatrixRound) {
     }
 }
 
+// allocate_columns (a round given by its columns, as the subswitch's
+// switch allocation of a plain switch builds it): the grants and priority
+// state of the same round through the matrix, on two copies fed the same
+// rounds, with some rounds through the matrix on both.
+TEST_P(AllocatorMatching, AllocateColumnsIsTheMatrixRound) {
+  for (auto [inputs, outputs] : {std::pair{40, 64}, std::pair{64, 64}, std::pair{64, 7}})
+    for (int iterations : {1, 2}) {
+      SCOPED_TRACE(std::to_string(inputs) + "x" + std::to_string(outputs) + " it" + std::to_string(iterations));
+      auto matrix = make_allocator(GetParam(), {inputs, outputs, iterations});
+      auto cols = make_allocator(GetParam(), {inputs, outputs, iterations});
+      Rng rng(23, std::uint64_t(inputs * 5 + iterations));
+      for (int round = 0; round < 600; ++round) {
+        std::vector<std::uint64_t> col(64, 0);
+        std::uint64_t in_bits = 0, out_bits = 0;
+        const double density = (round % 4 + 1) * 0.05;
+        matrix->clear();
+        for (int i = 0; i < inputs; ++i)
+          for (int o = 0; o < outputs; ++o)
+            if (rng.uniform() < density) {
+              matrix->request(i, o);
+              col[std::size_t(o)] |= std::uint64_t{1} << i;
+              in_bits |= std::uint64_t{1} << i;
+              out_bits |= std::uint64_t{1} << o;
+            }
+        if (!in_bits) continue;
+        matrix->allocate();
+        if (round % 7 == 0) {  // the same round through the matrix on the columns copy too
+          cols->clear();
+          for (int i = 0; i < inputs; ++i)
+            for (int o = 0; o < outputs; ++o)
+              if (col[std::size_t(o)] >> i & 1) cols->request(i, o);
+          cols->allocate();
+          for (int i = 0; i < inputs; ++i) {
+            if (in_bits >> i & 1) {
+              ASSERT_EQ(cols->grant_of_input(i), matrix->grant_of_input(i)) << "round " << round;
+            }
+          }
+          continue;
+        }
+        for (int o = 0; o < outputs; ++o)  // allocate_columns reads the columns of asked outputs only
+          if (!(out_bits >> o & 1)) col[std::size_t(o)] = rng.next();
+        std::vector<int> grants(64, -2);
+        cols->allocate_columns(in_bits, out_bits, col.data(), grants.data());
+        for (int i = 0; i < inputs; ++i) {
+          const int want = in_bits >> i & 1 ? matrix->grant_of_input(i) : -2;  // -2: did not ask, not written
+          ASSERT_EQ(grants[std::size_t(i)], want) << "round " << round << " input " << i;
+        }
+      }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(All, AllocatorMatching, ::testing::Values("islip", "input_first", "output_first"));
 
 TEST(Islip, PointersMoveOnlyOnAcceptedGrants) {
