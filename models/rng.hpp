@@ -74,6 +74,7 @@ class GeometricGaps {
  public:
   // 0 < p < 1. Small p (mean gaps past 16) does without the table: the
   // scan would cost more than the log.
+  GeometricGaps() = default;  // no gaps to draw (p = 0 or 1: the workload draws none)
   explicit GeometricGaps(double p) : log1p_neg_p_(std::log1p(-p)) {
     if (!(p >= 1.0 / 16 && p < 1.0)) return;
     constexpr double kMargin = 1e-9, kTwo53 = 0x1.0p53;
@@ -105,7 +106,7 @@ class GeometricGaps {
 
  private:
   static constexpr unsigned kMaxTable = 48;
-  double log1p_neg_p_;
+  double log1p_neg_p_ = 0;
   unsigned n_ = 0;
   Bounds bounds_[kMaxTable] = {};
 };

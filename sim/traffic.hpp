@@ -85,7 +85,7 @@ class SyntheticWorkload final : public Workload {
   int uniform_nodes_ = 0;  // the pattern is uniform over this many nodes (drawn here, no virtual call); 0: not
   std::vector<Rng> rng_;
   double p_packet_;
-  GeometricGaps gaps_{0.5};  // of p_packet_ when 0 < p_packet_ < 1
+  GeometricGaps gaps_;  // of p_packet_ when 0 < p_packet_ < 1
 };
 
 // A workload with a known number of packets (batch, trace): the run ends
