@@ -175,7 +175,7 @@ class Subswitch {
   void route_and_allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
-  void start_packet_if_any(InputVc& v, Cycle ready);
+  void start_packet_if_any(int idx, Cycle ready);
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
   void release_hold(int row, int out);
@@ -192,6 +192,7 @@ class Subswitch {
         f(int(w * 64 + __builtin_ctzll(word)));
   }
   void allocate_vc_group(int first, Cycle now);
+  void route_vc(int idx);
 
   int id_;
   SubswitchParams params_;
@@ -203,6 +204,19 @@ class Subswitch {
   std::vector<int> credits_;  // outputs x vcs
   std::vector<std::uint64_t> occupied_;  // bit per VC holding flits: the scans visit only these
   std::vector<std::uint64_t> active_;    // bit per VC in state Active (holding an output VC)
+  // Bit per VC in state Routing: route_and_allocate_vcs tests their ready
+  // times without a branch, then routes the due ones and asks for output
+  // VCs for the rest (all ready), each in a loop of its own; one loop with
+  // a branch per VC on state and time mispredicted about every second VC.
+  std::vector<std::uint64_t> routing_vcs_;
+  // Bit per Active VC whose VC allocation latency has not passed (ready
+  // after this step): set at the grant, cleared by step() once its time
+  // has come, so that switch allocation's scan skips these VCs without
+  // reading them (a branch per VC that mispredicted and, in a large
+  // network, a cache line per VC).
+  std::vector<std::uint64_t> sa_wait_;
+  Cycle sa_wait_until_ = 0;  // the latest ready time of the sa_wait_ VCs (0: none)
+  void end_sa_waits(Cycle now);
   // copy_of only (empty otherwise): the crossbar ports of each port (itself
   // first, then its copies; empty for a copy) and the port of each crossbar port.
   std::vector<std::vector<int>> crossbar_ports_;
