@@ -26,10 +26,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(0)});
   credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
   for (int o = 0; o < p.outputs; ++o) out_[o].credits = &credits_[std::size_t(o) * p.vcs];
-  occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);
-  active_.assign(occupied_.size(), 0);
-  routing_vcs_.assign(occupied_.size(), 0);
-  sa_wait_.assign(occupied_.size(), 0);
+  vc_words_.resize(std::size_t(bits::words_for(p.inputs * p.vcs)));
   int columns = 1;  // crossbar outputs per port, at most
   if (!p.copy_of.empty()) {
     if (int(p.copy_of.size()) != p.inputs || p.inputs != p.outputs)
@@ -152,25 +149,26 @@ void Subswitch::step(Cycle now) {
   allocate_switch(now);
 }
 
-// Clears the sa_wait_ bits of the VCs ready by `now`: afterwards a bit is
+// Clears the sa_wait bits of the VCs ready by `now`: afterwards a bit is
 // set exactly for the Active VCs with ready > now (steps skipped while the
 // subswitch held no flits only delay the clearing).
 void Subswitch::end_sa_waits(Cycle now) {
   if (sa_wait_until_ <= now) {  // all of them (with a VC allocation latency of one cycle, every step)
-    if (sa_wait_until_ > 0) std::fill(sa_wait_.begin(), sa_wait_.end(), 0);
+    if (sa_wait_until_ > 0)
+      for (VcWords& w : vc_words_) w.sa_wait = 0;
     sa_wait_until_ = 0;
     return;
   }
   Cycle until = 0;
-  for (std::size_t w = 0; w < sa_wait_.size(); ++w) {
+  for (std::size_t w = 0; w < vc_words_.size(); ++w) {
     std::uint64_t done = 0;
-    for (std::uint64_t word = sa_wait_[w]; word; word &= word - 1) {
+    for (std::uint64_t word = vc_words_[w].sa_wait; word; word &= word - 1) {
       const int b = __builtin_ctzll(word);
       const Cycle ready = vcs_[w * 64 + std::size_t(b)].ready;
       done |= std::uint64_t{ready <= now} << b;
       until = std::max(until, ready);
     }
-    sa_wait_[w] &= ~done;
+    vc_words_[w].sa_wait &= ~done;
   }
   sa_wait_until_ = until;
 }
@@ -183,7 +181,7 @@ void Subswitch::start_packet_if_any(int idx, Cycle ready) {
   }
   v.state = VcState::Routing;
   v.ready = ready;
-  bits::set(routing_vcs_.data(), idx);
+  words_of(idx).routing |= bit_of(idx);
 }
 
 Cycle Subswitch::receive_flits(int port, Cycle now) {
@@ -201,7 +199,7 @@ Cycle Subswitch::receive_flits(int port, Cycle now) {
     InputVc& v = vc_at(p, vc);
     const std::size_t depth = v.q.size();
     if (int(depth) >= params_.vc_depth_flits) overflow(p, vc);
-    if (depth == 0) bits::set(occupied_.data(), p * params_.vcs + vc);
+    if (depth == 0) words_of(p * params_.vcs + vc).occupied |= bit_of(p * params_.vcs + vc);
     v.q.push(f);
     link->drop_flit();
     ++buffered_flits_;
@@ -211,7 +209,7 @@ Cycle Subswitch::receive_flits(int port, Cycle now) {
       if (!v.q.front().head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
       v.state = VcState::Routing;
       v.ready = now + rc_cycles(p);
-      bits::set(routing_vcs_.data(), p * params_.vcs + vc);
+      words_of(p * params_.vcs + vc).routing |= bit_of(p * params_.vcs + vc);
     }
   }
   return at;
@@ -253,21 +251,22 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   // Route computation first, in VC order (a routing may draw random
   // numbers): the Routing VCs whose time has come, found without a branch.
-  for (std::size_t w = 0; w < routing_vcs_.size(); ++w) {
+  for (std::size_t w = 0; w < vc_words_.size(); ++w) {
     std::uint64_t due = 0;
-    for (std::uint64_t word = routing_vcs_[w]; word; word &= word - 1) {
+    for (std::uint64_t word = vc_words_[w].routing; word; word &= word - 1) {
       const int b = __builtin_ctzll(word);
       due |= std::uint64_t{vcs_[w * 64 + std::size_t(b)].ready <= now} << b;
     }
-    routing_vcs_[w] &= ~due;
+    vc_words_[w].routing &= ~due;
     for (; due; due &= due - 1) route_vc(int(w * 64) + __builtin_ctzll(due));
   }
   int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
   int ports = 0;  // va_splits_: ports asked (ports_asking_)
   // Every occupied VC neither Active nor Routing is in VcAlloc, ready since
   // its route computation ended (its ready time is that end).
-  for (std::size_t w = 0; w < occupied_.size(); ++w)
-    for (std::uint64_t word = occupied_[w] & ~(active_[w] | routing_vcs_[w]); word; word &= word - 1) {
+  for (std::size_t w = 0; w < vc_words_.size(); ++w)
+    for (std::uint64_t word = vc_words_[w].occupied & ~(vc_words_[w].active | vc_words_[w].routing); word;
+         word &= word - 1) {
       const int idx = int(w * 64) + __builtin_ctzll(word);
       InputVc& v = vcs_[std::size_t(idx)];
       const OutputPort& o = out_[v.out_port];
@@ -319,9 +318,9 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
     out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
     v.state = VcState::Active;
     v.ready = now + va_cycles(by_vcs_.quot(req));
-    bits::set(active_.data(), req);
+    words_of(req).active |= bit_of(req);
     if (v.ready > now) {
-      bits::set(sa_wait_.data(), req);
+      words_of(req).sa_wait |= bit_of(req);
       sa_wait_until_ = std::max(sa_wait_until_, v.ready);
     }
   };
@@ -368,8 +367,9 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
   std::uint64_t* cols = sw_cols_.data();  // set for the bits of `outputs` only
   // The Active VCs past their VC allocation latency (end_sa_waits).
-  for (std::size_t w = 0; w < occupied_.size(); ++w)
-    for (std::uint64_t word = occupied_[w] & active_[w] & ~sa_wait_[w]; word; word &= word - 1) {
+  for (std::size_t w = 0; w < vc_words_.size(); ++w)
+    for (std::uint64_t word = vc_words_[w].occupied & vc_words_[w].active & ~vc_words_[w].sa_wait; word;
+         word &= word - 1) {
       const int idx = int(w * 64) + __builtin_ctzll(word);
       const InputVc& v = vcs_[std::size_t(idx)];
       const int p = by_vcs_.quot(idx);
@@ -564,7 +564,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   OutputPort& o = out_[v.out_port];
   Flit& f = v.q.take_front();  // in its slot until this VC's next push, after this call
   if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
-  if (v.q.empty()) bits::reset(occupied_.data(), port * params_.vcs + vc);
+  if (v.q.empty()) words_of(port * params_.vcs + vc).occupied &= ~bit_of(port * params_.vcs + vc);
   --buffered_flits_;
   ++activity_.buffer_reads;
   ++activity_.crossbar_flits;
@@ -586,7 +586,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   if (f.tail) {
     o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
     v.out_port = v.out_vc = -1;
-    bits::reset(active_.data(), port * params_.vcs + vc);
+    words_of(port * params_.vcs + vc).active &= ~bit_of(port * params_.vcs + vc);
     start_packet_if_any(port * params_.vcs + vc, now + params_.policy.next_head_delay_cycles + rc_cycles(port));
   }
 }
