@@ -57,7 +57,8 @@ void Allocator::allocate_group(int n, const int* inputs, const std::uint64_t* ma
   for (int i = 0; i < n; ++i) grants[i] = grant_of_input(inputs[i]);
 }
 
-void Allocator::allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols, int* grants) {
+std::uint64_t Allocator::allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,
+                                         int* grants) {
   int in[64], n = 0;
   std::uint64_t masks[64];
   for (std::uint64_t t = inputs; t; t &= t - 1) {
@@ -67,10 +68,15 @@ void Allocator::allocate_columns(std::uint64_t inputs, std::uint64_t outputs, co
       if (cols[__builtin_ctzll(o)] >> r & 1) masks[n] |= std::uint64_t{1} << __builtin_ctzll(o);
     in[n++] = r;
   }
-  if (n == 0) return;
+  if (n == 0) return 0;
   int g[64];
   allocate_group(n, in, masks, 0, g);
-  for (int i = 0; i < n; ++i) grants[in[i]] = g[i];
+  std::uint64_t granted = 0;
+  for (int i = 0; i < n; ++i) {
+    grants[in[i]] = g[i];
+    if (g[i] >= 0) granted |= std::uint64_t{1} << in[i];
+  }
+  return granted;
 }
 
 Registry<AllocatorFactory>& allocator_registry() {

@@ -71,8 +71,11 @@ class Allocator {
   // Writes the output granted to each input r of `inputs` (or -1) to
   // grants[r], with the grants and priority updates of the same round
   // through allocate_group (its caller spares the transpose when it has
-  // the columns at hand: the subswitch's switch allocation).
-  virtual void allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols, int* grants);
+  // the columns at hand: the subswitch's switch allocation). Returns the
+  // inputs granted (grants[r] >= 0), for a caller to visit without a test
+  // per input.
+  virtual std::uint64_t allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,
+                                         int* grants);
   // True when the allocation splits into independent ones wherever no two
   // groups of inputs ask for a common output: each group can then be
   // allocated alone (a round with only its requests) with the same grants

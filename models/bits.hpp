@@ -33,6 +33,14 @@ inline void clear(std::uint64_t* w, int nwords) {
   }
 }
 
+// The bits at or above `from`, for any `from` (all below 0, none from 64),
+// without a branch: round-robin pointers relative to a group's first
+// output often fall outside its 64 bits, at random.
+inline std::uint64_t at_or_above(int from) {
+  const int c = from < 0 ? 0 : from;
+  return (~std::uint64_t{0} << (c & 63)) & (std::uint64_t{0} - std::uint64_t{c < 64});
+}
+
 // First set bit of x at or after `start` (< 64), wrapping around; x != 0.
 inline int first_cyclic(std::uint64_t x, int start) {
   const std::uint64_t high = x & (~std::uint64_t{0} << start);

@@ -4,7 +4,6 @@
 // in its order. Pointers move (to one past the partner) only for grants
 // accepted in the first iteration, which is what desynchronises the pointers
 // and gives iSLIP its 100% throughput under uniform traffic.
-#include <algorithm>
 #include <vector>
 
 #include "allocator.hpp"
@@ -67,9 +66,7 @@ class IslipAllocator final : public Allocator {
   // One requester without the matrix: as compute_one_input, on the mask.
   int allocate_one(int in, int base, std::uint64_t mask) override {
     if (!mask) return -1;
-    const int rel = accept_arb_[in].pointer() - base;
-    std::uint64_t from = mask;
-    if (rel > 0) from = rel < 64 ? mask & (~std::uint64_t{0} << rel) : 0;
+    const std::uint64_t from = mask & bits::at_or_above(accept_arb_[in].pointer() - base);
     const int out = base + __builtin_ctzll(from ? from : mask);
     accept_arb_[in].update(out);
     grant_arb_[out].update(in);
@@ -101,43 +98,63 @@ class IslipAllocator final : public Allocator {
       for (std::uint64_t m = masks[i]; m; m &= m - 1) cols[__builtin_ctzll(m)] |= std::uint64_t{1} << r;
     }
     if (kByInput) {
-      rounds(unmatched, free_outputs, cols, base, [](int ptr) { return ptr; }, [](int r) { return r; },
-             [&](int r, int out) { grants[place[r]] = out; });
+      rounds(unmatched, free_outputs, cols, base, [](int ptr) { return bits::at_or_above(ptr); },
+             [](int r) { return r; }, [&](int r, int out) { grants[place[r]] = out; });
     } else {
+      // The places of the inputs at or after an output's pointer: a count
+      // without branches, where a binary search mispredicted.
       rounds(
           unmatched, free_outputs, cols, base,
-          [&](int ptr) { return int(std::lower_bound(inputs, inputs + n, ptr) - inputs); },
+          [&](int ptr) {
+            int start = 0;
+            for (int i = 0; i < n; ++i) start += inputs[i] < ptr;
+            return bits::at_or_above(start);
+          },
           [&](int r) { return inputs[r]; }, [&](int r, int out) { grants[r] = out; });
     }
   }
 
-  void allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols, int* grants) override {
+  std::uint64_t allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,
+                                 int* grants) override {
     for (std::uint64_t t = inputs; t; t &= t - 1) grants[__builtin_ctzll(t)] = -1;
-    rounds(inputs, outputs, cols, 0, [](int ptr) { return ptr; }, [](int r) { return r; },
-           [&](int r, int out) { grants[r] = out; });
+    std::uint64_t granted = 0;
+    const auto grant = [&](int r, int out) {
+      grants[r] = out;
+      granted |= std::uint64_t{1} << r;
+    };
+    const auto by_input = [](int r) { return r; };
+    if (inputs_ <= 64 && outputs_ <= 64) {  // every pointer within the words: a plain shift
+      rounds<true>(inputs, outputs, cols, 0, [](int ptr) { return ~std::uint64_t{0} << ptr; }, by_input, grant);
+    } else {
+      rounds(inputs, outputs, cols, 0, [](int ptr) { return bits::at_or_above(ptr); }, by_input, grant);
+    }
+    return granted;
   }
 
   // The iterations of a group: requesters r (< 64) the bits of `unmatched`,
   // outputs base + b for the bits b of `free_outputs`, cols[b] the
   // requesters asking for b. An output's round-robin search over requesters
-  // starts at start_of(its pointer); requester r is input input_of(r), and
-  // grant(r, output) records a grant.
-  template <typename StartOf, typename InputOf, typename Grant>
+  // starts at the requesters high_of(its pointer) (the bits of those at or
+  // after it); requester r is input input_of(r), and grant(r, output)
+  // records a grant. kWithin64: every accept pointer is within base + [0, 64).
+  template <bool kWithin64 = false, typename HighOf, typename InputOf, typename Grant>
   void rounds(std::uint64_t unmatched, std::uint64_t free_outputs, const std::uint64_t* cols, int base,
-              StartOf start_of, InputOf input_of, Grant grant) {
-    std::uint64_t offers[64];
+              HighOf high_of, InputOf input_of, Grant grant) {
+    // Per requester, the outputs offering to it: all zero between rounds
+    // (each offered requester accepts in its iteration, and its accept
+    // zeroes its entry), so an offer needs no test of whether its requester
+    // had one already, and no round zeroes the array. Per thread, not per
+    // allocator: one array, always in cache, for all the routers of a thread.
+    static thread_local std::uint64_t offers[64];
     for (int it = 0; it < iterations_; ++it) {
-      std::uint64_t offered = 0;  // requesters with an offer (their offers[] is set)
+      std::uint64_t offered = 0;  // requesters with an offer
       for (std::uint64_t t = free_outputs; t; t &= t - 1) {
         const int b = __builtin_ctzll(t);
         const std::uint64_t m = cols[b] & unmatched;
         if (!m) continue;
-        const int start = start_of(grant_arb_[base + b].pointer());
-        const std::uint64_t high = start < 64 ? m & (~std::uint64_t{0} << start) : 0;
+        const std::uint64_t high = m & high_of(grant_arb_[base + b].pointer());
         const int r = __builtin_ctzll(high ? high : m);
-        const std::uint64_t bit = std::uint64_t{1} << r;
-        if (!(offered & bit)) offers[r] = 0;
-        offered |= bit;
+        offered |= std::uint64_t{1} << r;
         offers[r] |= std::uint64_t{1} << b;
       }
       if (!offered) break;
@@ -145,9 +162,9 @@ class IslipAllocator final : public Allocator {
         const int r = __builtin_ctzll(offered);
         const int in = input_of(r);
         const std::uint64_t o = offers[r];
+        offers[r] = 0;
         const int rel = accept_arb_[in].pointer() - base;
-        std::uint64_t from = o;
-        if (rel > 0) from = rel < 64 ? o & (~std::uint64_t{0} << rel) : 0;
+        const std::uint64_t from = o & (kWithin64 ? ~std::uint64_t{0} << rel : bits::at_or_above(rel));
         const int b = __builtin_ctzll(from ? from : o);
         grant(r, base + b);
         unmatched &= ~(std::uint64_t{1} << r);

@@ -26,8 +26,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(0)});
   credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
   for (int o = 0; o < p.outputs; ++o) out_[o].credits = &credits_[std::size_t(o) * p.vcs];
-  occupied_.assign(bits::words_for(p.inputs * p.vcs), 0);
-  active_.assign(occupied_.size(), 0);
+  vc_words_.resize(std::size_t(bits::words_for(p.inputs * p.vcs)));
   int columns = 1;  // crossbar outputs per port, at most
   if (!p.copy_of.empty()) {
     if (int(p.copy_of.size()) != p.inputs || p.inputs != p.outputs)
@@ -143,17 +142,46 @@ void Subswitch::cycle(Cycle now) {
 
 void Subswitch::step(Cycle now) {
   if (buffered_flits_ == 0) return;
+  // Before this step's grants: every wait cleared here ended in an earlier
+  // cycle's step, so the test below goes the same way for nearly all.
+  end_sa_waits(now);
   route_and_allocate_vcs(now);
   allocate_switch(now);
 }
 
-void Subswitch::start_packet_if_any(InputVc& v, Cycle ready) {
+// Clears the sa_wait bits of the VCs ready by `now`: afterwards a bit is
+// set exactly for the Active VCs with ready > now (steps skipped while the
+// subswitch held no flits only delay the clearing).
+void Subswitch::end_sa_waits(Cycle now) {
+  if (sa_wait_until_ <= now) {  // all of them (with a VC allocation latency of one cycle, every step)
+    if (sa_wait_until_ > 0)
+      for (VcWords& w : vc_words_) w.sa_wait = 0;
+    sa_wait_until_ = 0;
+    return;
+  }
+  Cycle until = 0;
+  for (std::size_t w = 0; w < vc_words_.size(); ++w) {
+    std::uint64_t done = 0;
+    for (std::uint64_t word = vc_words_[w].sa_wait; word; word &= word - 1) {
+      const int b = __builtin_ctzll(word);
+      const Cycle ready = vcs_[w * 64 + std::size_t(b)].ready;
+      done |= std::uint64_t{ready <= now} << b;
+      until = std::max(until, ready);
+    }
+    vc_words_[w].sa_wait &= ~done;
+  }
+  sa_wait_until_ = until;
+}
+
+void Subswitch::start_packet_if_any(int idx, Cycle ready) {
+  InputVc& v = vcs_[std::size_t(idx)];
   if (v.q.empty()) {
     v.state = VcState::Idle;
     return;
   }
   v.state = VcState::Routing;
   v.ready = ready;
+  words_of(idx).routing |= bit_of(idx);
 }
 
 Cycle Subswitch::receive_flits(int port, Cycle now) {
@@ -171,7 +199,7 @@ Cycle Subswitch::receive_flits(int port, Cycle now) {
     InputVc& v = vc_at(p, vc);
     const std::size_t depth = v.q.size();
     if (int(depth) >= params_.vc_depth_flits) overflow(p, vc);
-    if (depth == 0) bits::set(occupied_.data(), p * params_.vcs + vc);
+    if (depth == 0) words_of(p * params_.vcs + vc).occupied |= bit_of(p * params_.vcs + vc);
     v.q.push(f);
     link->drop_flit();
     ++buffered_flits_;
@@ -181,6 +209,7 @@ Cycle Subswitch::receive_flits(int port, Cycle now) {
       if (!v.q.front().head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
       v.state = VcState::Routing;
       v.ready = now + rc_cycles(p);
+      words_of(p * params_.vcs + vc).routing |= bit_of(p * params_.vcs + vc);
     }
   }
   return at;
@@ -205,47 +234,65 @@ Cycle Subswitch::receive_credits(int p, Cycle now) {
   return at;
 }
 
+// The route of Routing VC `idx`, whose route computation ends now: on to VcAlloc.
+inline void Subswitch::route_vc(int idx) {
+  const int V = params_.vcs;
+  InputVc& v = vcs_[std::size_t(idx)];
+  RouteDecision r = routing_->route(id_, by_vcs_.quot(idx), v.q.front());
+  if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
+    throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
+  v.out_port = std::int16_t(r.out_port);
+  v.vc_lo = std::int16_t(r.vc_lo);
+  v.vc_hi = std::int16_t(r.vc_hi);
+  v.state = VcState::VcAlloc;
+}
+
 void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
+  // Route computation first, in VC order (a routing may draw random
+  // numbers): the Routing VCs whose time has come, found without a branch.
+  for (std::size_t w = 0; w < vc_words_.size(); ++w) {
+    std::uint64_t due = 0;
+    for (std::uint64_t word = vc_words_[w].routing; word; word &= word - 1) {
+      const int b = __builtin_ctzll(word);
+      due |= std::uint64_t{vcs_[w * 64 + std::size_t(b)].ready <= now} << b;
+    }
+    vc_words_[w].routing &= ~due;
+    for (; due; due &= due - 1) route_vc(int(w * 64) + __builtin_ctzll(due));
+  }
   int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
   int ports = 0;  // va_splits_: ports asked (ports_asking_)
-  for_each_occupied_vc(false, [&](int idx) {
-    const int p = by_vcs_.quot(idx);
-    InputVc& v = vcs_[idx];
-    if (v.state == VcState::Routing && v.ready <= now) {
-      RouteDecision r = routing_->route(id_, p, v.q.front());
-      if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
-        throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
-      v.out_port = std::int16_t(r.out_port);
-      v.vc_lo = std::int16_t(r.vc_lo);
-      v.vc_hi = std::int16_t(r.vc_hi);
-      v.state = VcState::VcAlloc;
-    }
-    if (v.state != VcState::VcAlloc || v.ready > now) return;
-    const OutputPort& o = out_[v.out_port];
-    // The free VCs of [vc_lo, vc_hi] with credits for what the packet needs.
-    std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi)) & (~std::uint64_t{0} << v.vc_lo) & ~o.vc_owned;
-    if (params_.policy.va_requires_credit) {
-      mask &= o.credit_vcs;  // need >= 1
-      const int need = params_.policy.wormhole ? 1 : v.q.front().packet_flits;
-      if (need > 1 && o.track_credits)
-        for (std::uint64_t m = mask; m; m &= m - 1)
-          if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
-    }
-    if (!mask) return;
-    if (va_splits_) {  // chained to its port's requests, the ports in the order of their first
-      int& last = port_last_request_[std::size_t(v.out_port)];
-      if (last < 0) {
-        ports_asking_[std::size_t(ports++)] = v.out_port;
-        port_first_request_[std::size_t(v.out_port)] = n;
-      } else {
-        next_request_[std::size_t(last)] = n;
+  // Every occupied VC neither Active nor Routing is in VcAlloc, ready since
+  // its route computation ended (its ready time is that end).
+  for (std::size_t w = 0; w < vc_words_.size(); ++w)
+    for (std::uint64_t word = vc_words_[w].occupied & ~(vc_words_[w].active | vc_words_[w].routing); word;
+         word &= word - 1) {
+      const int idx = int(w * 64) + __builtin_ctzll(word);
+      InputVc& v = vcs_[std::size_t(idx)];
+      const OutputPort& o = out_[v.out_port];
+      // The free VCs of [vc_lo, vc_hi] with credits for what the packet needs.
+      std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi)) & (~std::uint64_t{0} << v.vc_lo) & ~o.vc_owned;
+      if (params_.policy.va_requires_credit) {
+        mask &= o.credit_vcs;  // need >= 1
+        const int need = params_.policy.wormhole ? 1 : v.q.front().packet_flits;
+        if (need > 1 && o.track_credits)
+          for (std::uint64_t m = mask; m; m &= m - 1)
+            if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
       }
-      last = n;
-      next_request_[std::size_t(n)] = -1;
+      if (!mask) continue;
+      if (va_splits_) {  // chained to its port's requests, the ports in the order of their first
+        int& last = port_last_request_[std::size_t(v.out_port)];
+        if (last < 0) {
+          ports_asking_[std::size_t(ports++)] = v.out_port;
+          port_first_request_[std::size_t(v.out_port)] = n;
+        } else {
+          next_request_[std::size_t(last)] = n;
+        }
+        last = n;
+        next_request_[std::size_t(n)] = -1;
+      }
+      requests_[n++] = Request{idx, v.out_port * V, mask};
     }
-    requests_[n++] = Request{idx, v.out_port * V, mask};
-  });
   if (n == 0) return;
   if (va_splits_) {
     // An input VC asks for VCs of one output port only, so the requests of
@@ -271,7 +318,11 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
     out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
     v.state = VcState::Active;
     v.ready = now + va_cycles(by_vcs_.quot(req));
-    bits::set(active_.data(), req);
+    words_of(req).active |= bit_of(req);
+    if (v.ready > now) {
+      words_of(req).sa_wait |= bit_of(req);
+      sa_wait_until_ = std::max(sa_wait_until_, v.ready);
+    }
   };
   const Request& r0 = requests_[first];
   if (next_request_[first] < 0) {  // one requester: the allocator's answer without the matrix
@@ -315,20 +366,25 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
 void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
   std::uint64_t* cols = sw_cols_.data();  // set for the bits of `outputs` only
-  for_each_occupied_vc(true, [&](int idx) {
-    const InputVc& v = vcs_[idx];
-    if (v.ready > now) return;
-    const int p = by_vcs_.quot(idx);
-    if (row_busy_until_[std::size_t(p)] > now) return;
-    const int out = v.out_port;
-    const OutputPort& o = out_[out];
-    if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) return;
-    const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
-    rows |= row_bit;
-    row_vcs_asking_[std::size_t(p)] |= std::uint64_t{1} << (idx - p * params_.vcs);
-    cols[out] = (outputs & out_bit ? cols[out] : 0) | row_bit;
-    outputs |= out_bit;
-  });
+  // The Active VCs past their VC allocation latency (end_sa_waits).
+  for (std::size_t w = 0; w < vc_words_.size(); ++w)
+    for (std::uint64_t word = vc_words_[w].occupied & vc_words_[w].active & ~vc_words_[w].sa_wait; word;
+         word &= word - 1) {
+      const int idx = int(w * 64) + __builtin_ctzll(word);
+      const InputVc& v = vcs_[std::size_t(idx)];
+      const int p = by_vcs_.quot(idx);
+      if (row_busy_until_[std::size_t(p)] > now) continue;
+      const int out = v.out_port;
+      const OutputPort& o = out_[out];
+      if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) continue;
+      const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
+      rows |= row_bit;
+      row_vcs_asking_[std::size_t(p)] |= std::uint64_t{1} << (idx - p * params_.vcs);
+      // A column's first request starts it afresh: a mask, not a branch
+      // (whether the output was asked already is random).
+      cols[out] = (cols[out] & (std::uint64_t{0} - (outputs >> out & 1))) | row_bit;
+      outputs |= out_bit;
+    }
   if (!rows) return;
   int* grants = row_grant_.data();
   if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
@@ -338,12 +394,13 @@ void Subswitch::allocate_switch_plain(Cycle now) {
     row_vcs_asking_[std::size_t(row)] = 0;
     return;
   }
-  sw_alloc_->allocate_columns(rows, outputs, cols, grants);
-  for (; rows; rows &= rows - 1) {
-    const int row = __builtin_ctzll(rows);
-    if (grants[row] >= 0) send_from_row_plain(row, grants[row], now);
-    row_vcs_asking_[std::size_t(row)] = 0;  // the requests are spent
+  // The sends in ascending rows, as the scan; the granted rows come as a
+  // mask, so no branch asks which rows were granted.
+  for (std::uint64_t g = sw_alloc_->allocate_columns(rows, outputs, cols, grants); g; g &= g - 1) {
+    const int row = __builtin_ctzll(g);
+    send_from_row_plain(row, grants[row], now);
   }
+  for (; rows; rows &= rows - 1) row_vcs_asking_[std::size_t(__builtin_ctzll(rows))] = 0;  // the requests are spent
 }
 
 void Subswitch::allocate_switch(Cycle now) {
@@ -507,7 +564,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   OutputPort& o = out_[v.out_port];
   Flit& f = v.q.take_front();  // in its slot until this VC's next push, after this call
   if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
-  if (v.q.empty()) bits::reset(occupied_.data(), port * params_.vcs + vc);
+  if (v.q.empty()) words_of(port * params_.vcs + vc).occupied &= ~bit_of(port * params_.vcs + vc);
   --buffered_flits_;
   ++activity_.buffer_reads;
   ++activity_.crossbar_flits;
@@ -529,8 +586,8 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   if (f.tail) {
     o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
     v.out_port = v.out_vc = -1;
-    bits::reset(active_.data(), port * params_.vcs + vc);
-    start_packet_if_any(v, now + params_.policy.next_head_delay_cycles + rc_cycles(port));
+    words_of(port * params_.vcs + vc).active &= ~bit_of(port * params_.vcs + vc);
+    start_packet_if_any(port * params_.vcs + vc, now + params_.policy.next_head_delay_cycles + rc_cycles(port));
   }
 }
 

@@ -175,7 +175,7 @@ class Subswitch {
   void route_and_allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
-  void start_packet_if_any(InputVc& v, Cycle ready);
+  void start_packet_if_any(int idx, Cycle ready);
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
   void release_hold(int row, int out);
@@ -187,11 +187,12 @@ class Subswitch {
   template <typename F>
   void for_each_occupied_vc(bool active, F&& f) {
     const std::uint64_t flip = active ? 0 : ~std::uint64_t{0};
-    for (std::size_t w = 0; w < occupied_.size(); ++w)
-      for (std::uint64_t word = occupied_[w] & (active_[w] ^ flip); word; word &= word - 1)
+    for (std::size_t w = 0; w < vc_words_.size(); ++w)
+      for (std::uint64_t word = vc_words_[w].occupied & (vc_words_[w].active ^ flip); word; word &= word - 1)
         f(int(w * 64 + __builtin_ctzll(word)));
   }
   void allocate_vc_group(int first, Cycle now);
+  void route_vc(int idx);
 
   int id_;
   SubswitchParams params_;
@@ -201,8 +202,28 @@ class Subswitch {
   std::vector<OutputPort> out_;
   std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
   std::vector<int> credits_;  // outputs x vcs
-  std::vector<std::uint64_t> occupied_;  // bit per VC holding flits: the scans visit only these
-  std::vector<std::uint64_t> active_;    // bit per VC in state Active (holding an output VC)
+  // Per 64 VCs, the bit sets the per-cycle scans read, side by side: a
+  // radix-32 subswitch of 4 VCs keeps all four in one cache line (a large
+  // network visits every router each cycle, and its state is not in cache).
+  struct VcWords {
+    std::uint64_t occupied = 0;  // VCs holding flits: the scans visit only these
+    std::uint64_t active = 0;    // VCs in state Active (holding an output VC)
+    // VCs in state Routing: route_and_allocate_vcs tests their ready times
+    // without a branch, then routes the due ones and asks for output VCs
+    // for the rest (all ready), each in a loop of its own; one loop with a
+    // branch per VC on state and time mispredicted about every second VC.
+    std::uint64_t routing = 0;
+    // Active VCs whose VC allocation latency has not passed (ready after
+    // this step): set at the grant, cleared by step() once their time has
+    // come, so that switch allocation's scan skips them without reading
+    // them (a branch per VC that mispredicted).
+    std::uint64_t sa_wait = 0;
+  };
+  std::vector<VcWords, CacheLineAllocator<VcWords>> vc_words_;
+  static std::uint64_t bit_of(int idx) { return std::uint64_t{1} << (idx & 63); }
+  VcWords& words_of(int idx) { return vc_words_[std::size_t(idx >> 6)]; }
+  Cycle sa_wait_until_ = 0;  // the latest ready time of the sa_wait VCs (0: none)
+  void end_sa_waits(Cycle now);
   // copy_of only (empty otherwise): the crossbar ports of each port (itself
   // first, then its copies; empty for a copy) and the port of each crossbar port.
   std::vector<std::vector<int>> crossbar_ports_;

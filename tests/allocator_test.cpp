@@ -213,10 +213,11 @@ TEST_P(AllocatorMatching, AllocateColumnsIsTheMatrixRound) {
         for (int o = 0; o < outputs; ++o)  // allocate_columns reads the columns of asked outputs only
           if (!(out_bits >> o & 1)) col[std::size_t(o)] = rng.next();
         std::vector<int> grants(64, -2);
-        cols->allocate_columns(in_bits, out_bits, col.data(), grants.data());
+        const std::uint64_t granted = cols->allocate_columns(in_bits, out_bits, col.data(), grants.data());
         for (int i = 0; i < inputs; ++i) {
           const int want = in_bits >> i & 1 ? matrix->grant_of_input(i) : -2;  // -2: did not ask, not written
           ASSERT_EQ(grants[std::size_t(i)], want) << "round " << round << " input " << i;
+          ASSERT_EQ(bool(granted >> i & 1), want >= 0) << "round " << round << " input " << i;  // the granted mask
         }
       }
     }
