@@ -87,9 +87,10 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
     for (std::size_t i = 0; i < g->nodes().size(); ++i) {
       const int n = g->nodes()[i];
       group_of_[n] = g;
-      nis_[n]->join(*g, *g, int(i));
       // One group calls the observer at once: its terminals call it themselves.
-      terminals_[n]->set_observer(defer ? static_cast<PacketObserver*>(g) : shared_.observer);
+      PacketObserver* observer = defer ? static_cast<PacketObserver*>(g) : shared_.observer;
+      nis_[n]->join(*g, *g, int(i), observer);
+      terminals_[n]->set_observer(observer);
     }
   }
   for (std::size_t n = 0; n < nis_.size(); ++n)
@@ -149,9 +150,6 @@ EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> node
     const Cycle first = shared_.workload->next_creation(nodes_[i], 0);
     if (first != kNever) push_creation(first, int(i));
   }
-  ext_ = new PacketExtension;
-  trans_.set_extension(ext_);
-  trans_.set_command(tlm::TLM_WRITE_COMMAND);
   pending_flits_.resize(int(nodes_.size()));
   pending_credits_.resize(int(nodes_.size()));
 }
@@ -315,7 +313,7 @@ void EndpointGroup::run_creations(Cycle now) {
 
 void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::uint64_t id) {
   const int node = nodes_[local];
-  PacketExtension& e = *ext_;  // only creations write it: the fields they leave alone stay at their defaults
+  PacketExtension& e = created_;  // only creations write it: the fields they leave alone stay at their defaults
   e.packet_id = id;
   e.src = node;
   e.dst = spec.dst;
@@ -328,13 +326,16 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
   on_created(e);
-  terminals_[local]->send(trans_);
+  // The terminal's packet straight into its NI's source queue, as the
+  // terminal's socket would hand it (without the payload, the virtual call
+  // and the extension lookup).
+  if (!nis_[local]->accept(e)) terminals_[local]->refused();
   activate(local);
 }
 
-// Marks the packet in ext_ for tracing if the tracer wants it.
+// Marks the packet in created_ for tracing if the tracer wants it.
 void EndpointGroup::trace_create(int local, Cycle now) {
-  PacketExtension& e = *ext_;
+  PacketExtension& e = created_;
   if (!shared_.tracer->wants(e.packet_id)) return;
   e.traced = true;
   shared_.tracer->record(TraceEvent::Create, now, packet_flit(e, 0, -1, true, e.size_flits == 1), nis_[local]->basename(),

@@ -1,11 +1,11 @@
-// Terminals and network interfaces, joined by TLM-2.0 sockets.
-//
-// A Terminal is a TLM initiator: when its workload creates a packet, it hands
-// it to its NetworkInterface as a tlm_generic_payload carrying a
-// PacketExtension (destination, size, class, times). The NetworkInterface
+// Terminals and network interfaces, joined by TLM-2.0 sockets (bound, but
+// the built-in terminals skip them: their group puts a created packet's
+// header straight into the NetworkInterface's queue, and the NI hands a
+// delivered PacketExtension straight to the terminal's observer). The
+// NetworkInterface
 // keeps an unbounded source queue (open-loop measurement), cuts packets into
 // flits, injects them with credit flow control, reassembles arriving flits
-// and delivers each packet to its Terminal's target socket when the tail
+// and delivers each packet to the observer when the tail
 // arrives. The interfaces run in groups (EndpointGroup), each a component of
 // the kernel (models/kernel.hpp): all nodes in one group, or one group per
 // router with the nodes attached to it, so that a router and its terminals
@@ -68,19 +68,6 @@ class Workload {
   virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
 };
 
-// Receives created and delivered packets (statistics live in sim/). The
-// calls of one cycle and node come in order, but with cycle blocks
-// (models/kernel.hpp) the calls of different nodes and cycles may come in
-// another order than cycle by cycle (a block's calls, group after group):
-// an observer must not depend on that order across nodes (PacketStats keeps
-// exact histograms, maxima and per-source series).
-class PacketObserver {
- public:
-  virtual ~PacketObserver() = default;
-  virtual void on_created(const PacketExtension& p) = 0;
-  virtual void on_delivered(const PacketExtension& p) = 0;
-};
-
 // What an embedding (sim/embed.hpp) hears from the endpoints. Calls come
 // after each kernel block (EndpointGroup::end_block), on the SystemC thread,
 // group by group, each group's in the order things happened.
@@ -109,9 +96,10 @@ class Terminal : public sc_core::sc_module, public PacketTarget {
   void set_observer(PacketObserver* observer) { observer_ = observer; }
   // A delivered packet from the network interface (from_ni).
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  // Its network interface did not take a packet (a class it has no queue for).
+  [[noreturn, gnu::cold, gnu::noinline]] void refused() const;
 
  private:
-  [[noreturn, gnu::cold, gnu::noinline]] void refused() const;
   int id_;
   PacketObserver* observer_;
 };
@@ -233,8 +221,7 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   PendingInputs pending_flits_, pending_credits_;  // per node: eject flits, inject credits
   std::vector<int> active_;                        // nodes whose source queue holds packets
   std::vector<std::uint8_t> is_active_;
-  tlm::tlm_generic_payload trans_;  // reused for every packet: no allocation
-  PacketExtension* ext_;            // owned by trans_
+  PacketExtension created_;  // the packet being created (the observer's record; the NI queues its header)
   bool defer_;
   std::vector<Event> events_;  // observer calls waiting for end_block (defer_)
   // Outside packets to create: per node in (cycle, call order), since one

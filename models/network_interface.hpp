@@ -24,8 +24,20 @@
 namespace nwn {
 
 class Workload;
-class PacketObserver;
 class ExternalSink;
+
+// Receives created and delivered packets (statistics live in sim/). The
+// calls of one cycle and node come in order, but with cycle blocks
+// (models/kernel.hpp) the calls of different nodes and cycles may come in
+// another order than cycle by cycle (a block's calls, group after group):
+// an observer must not depend on that order across nodes (PacketStats keeps
+// exact histograms, maxima and per-source series).
+class PacketObserver {
+ public:
+  virtual ~PacketObserver() = default;
+  virtual void on_created(const PacketExtension& p) = 0;
+  virtual void on_delivered(const PacketExtension& p) = 0;
+};
 
 struct EndpointParams {
   int vcs = 4;
@@ -88,8 +100,9 @@ class NetworkInterface : public sc_core::sc_module, public PacketTarget {
 
   NetworkInterface(sc_core::sc_module_name name, int id, const EndpointParams& p, const EndpointShared& shared);
 
-  // Joins a group as its node `local`: `end` reads the links, `group` hears the rest.
-  void join(InterfaceGroup& group, LinkEnd& end, int local);
+  // Joins a group as its node `local`: `end` reads the links, `group` hears
+  // the rest, `observer` the delivered packets.
+  void join(InterfaceGroup& group, LinkEnd& end, int local, PacketObserver* observer);
   int local() const { return local_; }
   // The id of the next packet this node creates (see models/endpoint.hpp).
   std::uint64_t next_packet_id() { return next_seq_++ * std::uint64_t(shared_.nodes) + std::uint64_t(id_); }
@@ -117,7 +130,20 @@ class NetworkInterface : public sc_core::sc_module, public PacketTarget {
   void inject_if_possible(Cycle now) {
     if (busy() && inject_.can_send(now)) inject(now);
   }
-  // A packet from the terminal (from_terminal) joins its source queue.
+  // A packet joins the source queue of its class; false: a class this
+  // interface has no queue for. The group's own terminals hand their
+  // packets here directly; a packet through the from_terminal socket
+  // (b_transport) comes here too.
+  bool accept(const PacketHeader& p) {
+    if (params_.message_classes <= 1) {
+      queue_[0].push(p);
+      return true;
+    }
+    if (p.cls >= params_.message_classes) return false;
+    queue_[p.cls].push(p);
+    return true;
+  }
+  // A packet from a terminal through the from_terminal socket.
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) override;
 
  private:
@@ -131,6 +157,7 @@ class NetworkInterface : public sc_core::sc_module, public PacketTarget {
   EndpointParams params_;
   const EndpointShared& shared_;
   InterfaceGroup* group_ = nullptr;
+  PacketObserver* observer_ = nullptr;
   int local_ = 0;
   std::uint64_t next_seq_ = 0;
   Link inject_, eject_;
@@ -142,8 +169,7 @@ class NetworkInterface : public sc_core::sc_module, public PacketTarget {
   Cycle injected_ = 0;  // when the head of the packet being sent was injected
   std::uint64_t ejected_ = 0, window_ejected_ = 0;
   std::vector<std::uint16_t> window_flits_on_vc_;  // flits ejected in the window of each VC's current packet
-  tlm::tlm_generic_payload deliver_;
-  PacketExtension* deliver_ext_;  // owned by deliver_
+  PacketExtension delivered_;  // the packet a tail closes, for the observer
 };
 
 }  // namespace nwn

@@ -77,24 +77,16 @@ class PacketStats final : public PacketObserver {
     }
   }
   void on_delivered(const PacketExtension& p) override {
-    if (on_packet) on_packet(p);
-    if (!last_delivery_.empty()) {
-      last_delivery_[p.src] = std::max(last_delivery_[p.src], p.delivered_cycle);
-      ++delivered_from_[p.src];
-    }
+    // What most runs track is inline; the rest (a callback, per-source
+    // completion, classes, sizes) is out of line, so the common delivery
+    // saves fewer registers and takes fewer branches.
+    if (on_packet || tracks_more_) delivered_more(p);
     if (p.window_flits && !window_flits_from_.empty()) window_flits_from_[std::size_t(p.src)] += p.window_flits;
-    if (sample_cycles_) sample(p);
-    // Untracked, size_class_ is empty: one comparison a packet.
-    SizeClass* size = p.size_flits < size_class_.size() && size_class_[p.size_flits] >= 0
-                          ? &by_size_[std::size_t(size_class_[p.size_flits])]
-                          : nullptr;
-    if (size) size->window_flits += p.window_flits;
+    const std::uint64_t latency_cycles = p.delivered_cycle - p.created_cycle;
+    if (sample_cycles_) sample(p, latency_cycles);
     if (!p.measured) return;
     --outstanding_;
-    const std::uint64_t latency_cycles = p.delivered_cycle - p.created_cycle;
     latency.add(latency_cycles);
-    if (p.cls < by_class_.size()) by_class_[p.cls].add(latency_cycles);
-    if (size) size->latency.add(latency_cycles);
     network_latency.add(p.delivered_cycle - p.injected_cycle);
     hops.add(p.hops);
   }
@@ -103,6 +95,7 @@ class PacketStats final : public PacketObserver {
   // Per source node: the cycle its last packet was delivered, and how many
   // were (batch and trace runs: per-node completion).
   void track_sources(int nodes) {
+    tracks_more_ = true;
     last_delivery_.assign(nodes, 0);
     delivered_from_.assign(nodes, 0);
     created_flits_from_.assign(nodes, 0);
@@ -117,7 +110,10 @@ class PacketStats final : public PacketObserver {
   void track_window_sources(int nodes) { window_flits_from_.assign(std::size_t(nodes), 0); }
   const std::vector<std::uint64_t>& window_flits_by_source() const { return window_flits_from_; }
   // Latency of the measured packets of each message class (classes > 1).
-  void track_classes(int classes) { by_class_.assign(classes > 1 ? std::size_t(classes) : 0, Histogram{}); }
+  void track_classes(int classes) {
+    by_class_.assign(classes > 1 ? std::size_t(classes) : 0, Histogram{});
+    tracks_more_ = tracks_more_ || !by_class_.empty();
+  }
   const std::vector<Histogram>& latency_by_class() const { return by_class_; }
   // Statistics per packet size, for a workload whose packets have one of
   // `sizes_flits` (the classes in that order, duplicates merged); empty: off.
@@ -133,6 +129,7 @@ class PacketStats final : public PacketObserver {
     for (const SizeClass& k : by_size_) largest = std::max(largest, k.packet_flits);
     if (!by_size_.empty()) size_class_.assign(std::size_t(largest) + 1, -1);  // other sizes: no class
     for (std::size_t i = 0; i < by_size_.size(); ++i) size_class_[std::size_t(by_size_[i].packet_flits)] = int(i);
+    tracks_more_ = tracks_more_ || !by_size_.empty();
   }
   const std::vector<SizeClass>& size_classes() const { return by_size_; }
   // A time series of intervals of `cycles` (0: off); `expected_cycles` sizes it up front.
@@ -155,7 +152,23 @@ class PacketStats final : public PacketObserver {
   std::function<void(const PacketExtension&)> on_packet;
 
  private:
-  void sample(const PacketExtension& p) {
+  [[gnu::noinline]] void delivered_more(const PacketExtension& p) {
+    if (on_packet) on_packet(p);
+    if (!last_delivery_.empty()) {
+      last_delivery_[p.src] = std::max(last_delivery_[p.src], p.delivered_cycle);
+      ++delivered_from_[p.src];
+    }
+    // Untracked, size_class_ is empty: one comparison a packet.
+    SizeClass* size = p.size_flits < size_class_.size() && size_class_[p.size_flits] >= 0
+                          ? &by_size_[std::size_t(size_class_[p.size_flits])]
+                          : nullptr;
+    if (size) size->window_flits += p.window_flits;
+    if (!p.measured) return;
+    const std::uint64_t latency_cycles = p.delivered_cycle - p.created_cycle;
+    if (p.cls < by_class_.size()) by_class_[p.cls].add(latency_cycles);
+    if (size) size->latency.add(latency_cycles);
+  }
+  void sample(const PacketExtension& p, std::uint64_t latency_cycles) {
     // Deliveries come nearly in cycle order: the last interval is nearly always the one.
     if (p.delivered_cycle - interval_begin_ >= sample_cycles_) {
       interval_ = std::size_t(p.delivered_cycle / sample_cycles_);
@@ -165,7 +178,7 @@ class PacketStats final : public PacketObserver {
     Interval& s = series_[interval_];
     ++s.packets;
     s.flits += p.size_flits;
-    s.latency_sum += p.delivered_cycle - p.created_cycle;
+    s.latency_sum += latency_cycles;
   }
 
   std::uint64_t outstanding_ = 0;
@@ -178,6 +191,7 @@ class PacketStats final : public PacketObserver {
   std::vector<Histogram> by_class_;
   std::vector<SizeClass> by_size_;
   std::vector<int> size_class_;  // by packet size in flits: the index in by_size_, or -1
+  bool tracks_more_ = false;     // per-source completion, classes or sizes (delivered_more)
   Cycle sample_cycles_ = 0;
   std::vector<Interval> series_;
   std::size_t interval_ = 0;  // the interval of the last delivery, which begins at cycle interval_begin_

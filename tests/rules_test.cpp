@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "models/allocator.hpp"
@@ -402,6 +403,53 @@ std::vector<InjectedFlit> inject(EndpointParams p, Workload& w, const std::vecto
       out.push_back({t, link.pop_flit()});
   }
   return out;
+}
+
+// The built-in terminals hand packets to their NI directly; the TLM sockets
+// between a Terminal and its NetworkInterface still work both ways: a packet
+// sent through the terminal's socket joins the NI's queue of its class (a
+// class the NI has no queue for is refused), and a delivery through the NI's
+// socket reaches the terminal's observer.
+TEST(TerminalSockets, PacketsThroughTheSocketsReachTheQueueAndTheObserver) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  EndpointParams p;
+  p.message_classes = 2;
+  EndpointShared shared;
+  shared.nodes = 2;
+  PacketStats stats;
+  Terminal terminal("terminal", 1, &stats);
+  NetworkInterface ni("ni", 1, p, shared);
+  terminal.to_ni.bind(ni.from_terminal);
+  ni.to_terminal.bind(terminal.from_ni);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration binds the sockets
+
+  tlm::tlm_generic_payload trans;
+  auto* ext = new PacketExtension;  // owned by trans
+  trans.set_extension(ext);
+  ext->src = 1;
+  ext->dst = 0;
+  ext->size_flits = 3;
+  ext->cls = 1;
+  terminal.send(trans);
+  EXPECT_EQ(ni.queued_flits(), 3u);
+  EXPECT_TRUE(ni.busy());
+  ext->cls = 2;  // no queue for it
+  EXPECT_THROW(terminal.send(trans), std::logic_error);
+  EXPECT_EQ(ni.queued_flits(), 3u);
+
+  std::vector<std::uint64_t> delivered;
+  stats.on_packet = [&](const PacketExtension& e) { delivered.push_back(e.packet_id); };
+  ext->packet_id = 42;
+  ext->dst = 1;
+  ext->measured = true;
+  ext->created_cycle = 3;
+  ext->delivered_cycle = 10;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  ni.to_terminal->b_transport(trans, delay);
+  EXPECT_EQ(trans.get_response_status(), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(delivered, (std::vector<std::uint64_t>{42}));
+  EXPECT_EQ(stats.latency.count(), 1u);
+  EXPECT_EQ(stats.latency.max(), 7u);
 }
 
 // Packets created in the measurement window [5, 10) are marked, the others not.
