@@ -108,50 +108,63 @@ struct LinkParams {
 };
 
 // A FIFO of timed items in a fixed ring, written by one end and read by the
-// other; the reader sees the items up to the last publish().
+// other; the reader sees the items up to the last publish(). The header is
+// 24 bytes (storage, and 32-bit positions that wrap: a capacity is a power
+// of two, so it divides 2^32), so that a Link keeps each direction's queue
+// with everything its two ends touch per item in one cache line.
 template <typename T>
 class DelayQueue {
  public:
   // A flit with its time fills one cache line exactly; the storage starts
-  // on one (CacheLineAllocator), so no item straddles two.
+  // on one, so no item straddles two.
   struct Timed {
     Cycle at;
     T item;
   };
   explicit DelayQueue(std::size_t capacity = 4) { reserve(capacity); }
+  ~DelayQueue() { CacheLineAllocator<Timed>().deallocate(slots_, std::size_t(mask_) + 1); }
+  DelayQueue(const DelayQueue&) = delete;
+  DelayQueue& operator=(const DelayQueue&) = delete;
 
-  // Setup only (no items in flight, or none past the first slots).
+  // Setup only (no items in flight, or none past the first slots). The
+  // positions do not move: the items keep theirs in the bigger ring.
   void reserve(std::size_t capacity) {
     std::size_t c = 1;
     while (c < capacity) c <<= 1;
-    if (c <= slots_.size()) return;
-    std::vector<Timed, CacheLineAllocator<Timed>> bigger(c);
-    for (std::size_t i = 0; i < size(); ++i) bigger[i] = at(i);
-    tail_ -= head_;
-    visible_tail_ -= head_;
-    head_ = 0;
-    slots_.swap(bigger);
+    if (slots_ && c <= std::size_t(mask_) + 1) return;
+    if (c > (std::size_t{1} << 31)) throw std::length_error("link queue capacity over 2^31 items");
+    CacheLineAllocator<Timed> alloc;
+    Timed* bigger = alloc.allocate(c);
+    for (std::size_t i = 0; i < c; ++i) new (&bigger[i]) Timed{};
+    const std::uint32_t new_mask = std::uint32_t(c - 1);
+    for (std::uint32_t p = head_; p != tail_; ++p) bigger[p & new_mask] = slots_[p & mask_];
+    if (slots_) alloc.deallocate(slots_, std::size_t(mask_) + 1);
+    slots_ = bigger;
+    mask_ = new_mask;
   }
   // Writer. A queue that must grow under the kernel (`may_grow` false)
   // means a capacity bound was wrong: an error, not a silent reallocation
-  // under a reader on another thread.
-  void push(Cycle when, const T& v, bool may_grow) {
-    if (tail_ - head_ == slots_.size()) {
+  // under a reader on another thread. Returns the items pushed so far,
+  // modulo 2^32 (0: the count has just wrapped).
+  std::uint32_t push(Cycle when, const T& v, bool may_grow) {
+    if (tail_ - head_ > mask_) {
       if (!may_grow) throw std::logic_error("link queue over its capacity bound");
-      reserve(slots_.size() * 2);
+      reserve((std::size_t(mask_) + 1) * 2);
     }
-    slots_[tail_ & (slots_.size() - 1)] = Timed{when, v};
-    ++tail_;
+    slots_[tail_ & mask_] = Timed{when, v};
+    return ++tail_;
   }
   void publish() { visible_tail_ = tail_; }
+  // Items pushed, modulo 2^32.
+  std::uint32_t pushed() const { return tail_; }
 
   // Reader.
-  bool ready(Cycle now) const { return head_ != visible_tail_ && slots_[head_ & (slots_.size() - 1)].at <= now; }
+  bool ready(Cycle now) const { return head_ != visible_tail_ && slots_[head_ & mask_].at <= now; }
   bool drained() const { return head_ == visible_tail_; }
   // Asks for the cache line of the next item to read (no effect on the queue).
-  void prefetch_front() const { __builtin_prefetch(&slots_[head_ & (slots_.size() - 1)]); }
-  const T& front() const { return slots_[head_ & (slots_.size() - 1)].item; }
-  Cycle front_at() const { return slots_[head_ & (slots_.size() - 1)].at; }
+  void prefetch_front() const { __builtin_prefetch(&slots_[head_ & mask_]); }
+  const T& front() const { return slots_[head_ & mask_].item; }
+  Cycle front_at() const { return slots_[head_ & mask_].at; }
   void pop() { ++head_; }
 
   // The writer's side of a queue whose reader runs in another process
@@ -159,18 +172,19 @@ class DelayQueue {
   // `f` in order and removed.
   template <typename F>
   void take_published(F&& f) {
-    for (; head_ != visible_tail_; ++head_) f(slots_[head_ & (slots_.size() - 1)]);
+    for (; head_ != visible_tail_; ++head_) f(slots_[head_ & mask_]);
   }
 
   // Inspection between cycles: every item sent and not yet read.
-  std::size_t size() const { return std::size_t(tail_ - head_); }
-  const Timed& at(std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+  std::size_t size() const { return std::size_t(std::uint32_t(tail_ - head_)); }
+  const Timed& at(std::size_t i) const { return slots_[(head_ + std::uint32_t(i)) & mask_]; }
   // Arrival of the last item sent (items arrive in order), 0 when empty.
   Cycle last_at() const { return size() ? at(size() - 1).at : 0; }
 
  private:
-  std::vector<Timed, CacheLineAllocator<Timed>> slots_;
-  std::uint64_t head_ = 0, tail_ = 0, visible_tail_ = 0;
+  Timed* slots_ = nullptr;
+  std::uint32_t mask_ = 0;  // capacity - 1
+  std::uint32_t head_ = 0, tail_ = 0, visible_tail_ = 0;
 };
 
 class alignas(64) Link {
@@ -180,14 +194,25 @@ class alignas(64) Link {
   const std::string& name() const { return name_; }
   const LinkParams& params() const { return params_; }
 
-  void set_receiver(LinkEnd* end, int tag) { receiver_ = end; receiver_tag_ = tag; }
-  void set_sender(LinkEnd* end, int tag) { sender_ = end; sender_tag_ = tag; }
+  void set_receiver(LinkEnd* end, int tag) {
+    receiver_ = credit_receiver_ = end;
+    receiver_tag_ = tag;
+    update_local();
+  }
+  void set_sender(LinkEnd* end, int tag) {
+    sender_ = credit_sender_ = end;
+    sender_tag_ = tag;
+    update_local();
+  }
   LinkEnd* sender() const { return sender_; }
   LinkEnd* receiver() const { return receiver_; }
   // Both ends run in one kernel cluster, one after the other on one thread:
   // sends are published at once, as on a router's internal channel.
-  void set_local(bool local) { local_ = local; }
-  bool local() const { return local_ || (sender_ && sender_ == receiver_); }
+  void set_local(bool local) {
+    local_ = local;
+    update_local();
+  }
+  bool local() const { return flits_local_; }
   // Capacity bounds, set when the link is wired: flits a sender with
   // `extra_cycles` of pipeline can have in flight, credits a receiver with
   // `buffer_flits` of buffer can owe.
@@ -256,8 +281,11 @@ class alignas(64) Link {
   const Flit& front_flit() const { return flits_.front(); }
   void drop_flit() { flits_.pop(); }
   void send_credit(int vc, Cycle now) {
-    credits_.push(now + credit_latency_cycles_, vc, receiver_ == nullptr || receiver_->outbox == nullptr);
-    if (!credits_dirty_) announce(receiver_, credits_dirty_);
+    credits_.push(now + credit_latency_cycles_, vc, credit_receiver_ == nullptr || credit_receiver_->outbox == nullptr);
+    if (credits_dirty_) return;
+    credits_dirty_ = true;
+    if (credit_receiver_ && credit_receiver_->outbox && !credits_local_) credit_receiver_->outbox->push_back(this);
+    else publish_credits();
   }
 
   // A link between processes (sim/exchange.hpp) has a copy in each: the
@@ -272,7 +300,8 @@ class alignas(64) Link {
   template <typename F>
   void take_credits(F&& f) { credits_.take_published(f); }
   void put_flits(const TimedFlit* items, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) flits_.push(items[i].at, items[i].item, true);
+    for (std::size_t i = 0; i < n; ++i) count_push(flits_.push(items[i].at, items[i].item, true));
+    flits_put_ += n;
     publish_flits();
   }
   void put_credits(const TimedCredit* items, std::size_t n) {
@@ -289,28 +318,32 @@ class alignas(64) Link {
   // Inspection (conservation checks, idle detection, stuck reports).
   std::size_t flits_in_flight() const { return flits_.size(); }
   const Flit& flit_in_flight(std::size_t i) const { return flits_.at(i).item; }
-  std::uint64_t flits_sent() const { return flits_sent_; }
+  std::uint64_t flits_sent() const { return (std::uint64_t(flit_push_wraps_) << 32 | flits_.pushed()) - flits_put_; }
   // The last cycle something already sent is due, or the sender is still
   // serializing a flit (the watchdog counts that as progress pending).
   Cycle pending_until() const { return std::max({busy_until_, flits_.last_at(), credits_.last_at()}); }
 
  private:
+  // A dirty flag belongs to the writing end (flits: sender; credits:
+  // receiver), so the two ends never write the same flag. A link with one
+  // component at both ends (a router's internal channel) is published at
+  // once: its reader runs on the writer's thread and reads nothing sent in
+  // this cycle (every latency is at least one cycle), and the kernel is
+  // spared the work.
   void send_from(Cycle start, const Flit& f, int extra_cycles) {
     busy_until_ = start + serialization_cycles_;
-    flits_.push(start + extra_cycles + latency_cycles_, f, sender_ == nullptr || sender_->outbox == nullptr);
-    ++flits_sent_;
-    if (!flits_dirty_) announce(sender_, flits_dirty_);
+    count_push(flits_.push(start + extra_cycles + latency_cycles_, f, sender_ == nullptr || sender_->outbox == nullptr));
+    if (flits_dirty_) return;
+    flits_dirty_ = true;
+    if (sender_ && sender_->outbox && !flits_local_) sender_->outbox->push_back(this);
+    else publish_flits();
   }
-  // `dirty` belongs to the writing end (flits: sender; credits: receiver),
-  // so the two ends never write the same flag. A link with one component at
-  // both ends (a router's internal channel) is published at once: its reader
-  // runs on the writer's thread and reads nothing sent in this cycle (every
-  // latency is at least one cycle), and the kernel is spared the work.
-  void announce(LinkEnd* writer, bool& dirty) {
-    dirty = true;
-    if (writer && writer->outbox && !local()) writer->outbox->push_back(this);
-    else if (&dirty == &flits_dirty_) publish_flits();
-    else publish_credits();
+  // flits_sent counts 2^32 pushes a wrap (the queue counts modulo 2^32).
+  void count_push(std::uint32_t pushed) {
+    if (__builtin_expect(pushed == 0, 0)) ++flit_push_wraps_;
+  }
+  void update_local() {
+    flits_local_ = credits_local_ = local_ || (sender_ && sender_ == receiver_);
   }
   void publish_flits() {
     flits_dirty_ = false;
@@ -322,27 +355,39 @@ class alignas(64) Link {
     credits_dirty_ = false;
     const bool was_drained = credits_.drained();
     credits_.publish();
-    if (sender_ && was_drained) sender_->credits_pending(sender_tag_);
+    if (credit_sender_ && was_drained) credit_sender_->credits_pending(sender_tag_);
   }
 
-  // What a cycle touches first, one cache line a side (a large network does
-  // not fit in the caches): the flit queue with the sender's state, then
-  // the credit queue with the two ends; names and parameters after.
+  // A large network does not fit in the caches: each direction keeps all
+  // that sending, publishing and reading an item touch of the link in one
+  // cache line (the ends' pointers are in both), so a flit-hop costs one
+  // header line for the flit and one for its credit, besides the items.
+  // Names, parameters and counters that are rarely touched come after.
+  // Line 1, flits: the queue, the sender's state, the ends.
   DelayQueue<Flit> flits_;
   Cycle busy_until_ = 0;
-  int latency_cycles_, serialization_cycles_;
-  DelayQueue<int> credits_;
-  LinkEnd* receiver_ = nullptr;
   LinkEnd* sender_ = nullptr;
-  std::uint64_t flits_sent_ = 0;
-  int receiver_tag_ = 0, sender_tag_ = 0;
+  LinkEnd* receiver_ = nullptr;
+  int latency_cycles_, serialization_cycles_;
+  int receiver_tag_ = 0;
+  bool flits_dirty_ = false;  // written by the sender
+  bool flits_local_ = false;
+  // Line 2, credits.
+  alignas(64) DelayQueue<int> credits_;
+  LinkEnd* credit_sender_ = nullptr;
+  LinkEnd* credit_receiver_ = nullptr;
+  int sender_tag_ = 0;
   int credit_latency_cycles_;
-  bool flits_dirty_ = false;   // written by the sender
-  bool credits_dirty_ = false; // written by the receiver
+  bool credits_dirty_ = false;  // written by the receiver
+  bool credits_local_ = false;
+  // Cold.
+  alignas(64) std::uint32_t flit_push_wraps_ = 0;
   bool local_ = false;
+  std::uint64_t flits_put_ = 0;  // items put_flits pushed (not sent here)
   std::string name_;
   int extra_cycles_ = 0, credit_buffer_ = 0, credit_rate_ = 0, block_ = 1;
   LinkParams params_;
 };
+static_assert(sizeof(DelayQueue<Flit>) == 24, "a queue header leaves room for a link side's state in its line");
 
 }  // namespace nwn

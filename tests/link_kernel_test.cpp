@@ -130,6 +130,41 @@ TEST(Link, LatencySerializationAndCredits) {
   EXPECT_THROW(Link("bad", LinkParams{0, 1, 1, 0.0, 64}), std::exception);
 }
 
+// A queue grows only where it may (a link between processes: put_flits);
+// growing with the head mid-ring keeps the order, and a queue that may not
+// grow says so.
+TEST(DelayQueue, GrowsMidRingInOrderOrRefuses) {
+  DelayQueue<int> q(4);
+  int next_in = 0, next_out = 0;
+  for (int i = 0; i < 3; ++i) q.push(Cycle(next_in), next_in, false), ++next_in;
+  q.publish();
+  for (int i = 0; i < 2; ++i, q.pop()) EXPECT_EQ(q.front(), next_out++);  // the head is at slot 2
+  for (int i = 0; i < 9; ++i) q.push(Cycle(next_in), next_in, true), ++next_in;  // grows past 4
+  q.publish();
+  EXPECT_EQ(q.size(), std::size_t(next_in - next_out));
+  EXPECT_EQ(q.last_at(), Cycle(next_in - 1));
+  for (; !q.drained(); q.pop()) {
+    EXPECT_EQ(q.front_at(), Cycle(next_out));
+    EXPECT_EQ(q.front(), next_out++);
+  }
+  EXPECT_EQ(next_out, next_in);
+  DelayQueue<int> full(2);
+  full.push(0, 0, false);
+  full.push(0, 1, false);
+  EXPECT_THROW(full.push(0, 2, false), std::logic_error);
+}
+
+// flits_sent counts what this end sent, not what another process's copy
+// handed over (put_flits).
+TEST(Link, FlitsSentCountsSendsNotPuts) {
+  Link l("l", LinkParams{});
+  l.send(flit(1), 0);
+  const Link::TimedFlit put[2] = {{5, flit(2)}, {6, flit(3)}};
+  l.put_flits(put, 2);
+  EXPECT_EQ(l.flits_sent(), 1u);
+  EXPECT_EQ(l.flits_in_flight(), 3u);
+}
+
 TEST(Link, WithAnOutboxASendIsSeenOnlyAfterPublish) {
   Link l("l", LinkParams{});
   RecordingEnd sender, receiver;
