@@ -282,10 +282,7 @@ class alignas(64) Link {
   void drop_flit() { flits_.pop(); }
   void send_credit(int vc, Cycle now) {
     credits_.push(now + credit_latency_cycles_, vc, credit_receiver_ == nullptr || credit_receiver_->outbox == nullptr);
-    if (credits_dirty_) return;
-    credits_dirty_ = true;
-    if (credit_receiver_ && credit_receiver_->outbox && !credits_local_) credit_receiver_->outbox->push_back(this);
-    else publish_credits();
+    announce<false>();
   }
 
   // A link between processes (sim/exchange.hpp) has a copy in each: the
@@ -333,10 +330,20 @@ class alignas(64) Link {
   void send_from(Cycle start, const Flit& f, int extra_cycles) {
     busy_until_ = start + serialization_cycles_;
     count_push(flits_.push(start + extra_cycles + latency_cycles_, f, sender_ == nullptr || sender_->outbox == nullptr));
-    if (flits_dirty_) return;
-    flits_dirty_ = true;
-    if (sender_ && sender_->outbox && !flits_local_) sender_->outbox->push_back(this);
-    else publish_flits();
+    announce<true>();
+  }
+  // After a send of flits (kFlits) or credits: the first of the cycle puts
+  // the link in its writer's outbox, or is published at once (no outbox,
+  // or a local link). Each side reads only its own line.
+  template <bool kFlits>
+  void announce() {
+    bool& dirty = kFlits ? flits_dirty_ : credits_dirty_;
+    if (dirty) return;
+    dirty = true;
+    LinkEnd* writer = kFlits ? sender_ : credit_receiver_;
+    if (writer && writer->outbox && !(kFlits ? flits_local_ : credits_local_)) writer->outbox->push_back(this);
+    else if (kFlits) publish_flits();
+    else publish_credits();
   }
   // flits_sent counts 2^32 pushes a wrap (the queue counts modulo 2^32).
   void count_push(std::uint32_t pushed) {

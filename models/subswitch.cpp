@@ -366,25 +366,21 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
 void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
   std::uint64_t* cols = sw_cols_.data();  // set for the bits of `outputs` only
-  // The Active VCs past their VC allocation latency (end_sa_waits).
-  for (std::size_t w = 0; w < vc_words_.size(); ++w)
-    for (std::uint64_t word = vc_words_[w].occupied & vc_words_[w].active & ~vc_words_[w].sa_wait; word;
-         word &= word - 1) {
-      const int idx = int(w * 64) + __builtin_ctzll(word);
-      const InputVc& v = vcs_[std::size_t(idx)];
-      const int p = by_vcs_.quot(idx);
-      if (row_busy_until_[std::size_t(p)] > now) continue;
-      const int out = v.out_port;
-      const OutputPort& o = out_[out];
-      if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) continue;
-      const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
-      rows |= row_bit;
-      row_vcs_asking_[std::size_t(p)] |= std::uint64_t{1} << (idx - p * params_.vcs);
-      // A column's first request starts it afresh: a mask, not a branch
-      // (whether the output was asked already is random).
-      cols[out] = (cols[out] & (std::uint64_t{0} - (outputs >> out & 1))) | row_bit;
-      outputs |= out_bit;
-    }
+  for_each_switch_ready_vc([&](int idx) {
+    const InputVc& v = vcs_[std::size_t(idx)];
+    const int p = by_vcs_.quot(idx);
+    if (row_busy_until_[std::size_t(p)] > now) return;
+    const int out = v.out_port;
+    const OutputPort& o = out_[out];
+    if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) return;
+    const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
+    rows |= row_bit;
+    row_vcs_asking_[std::size_t(p)] |= std::uint64_t{1} << (idx - p * params_.vcs);
+    // A column's first request starts it afresh: a mask, not a branch
+    // (whether the output was asked already is random).
+    cols[out] = (cols[out] & (std::uint64_t{0} - (outputs >> out & 1))) | row_bit;
+    outputs |= out_bit;
+  });
   if (!rows) return;
   int* grants = row_grant_.data();
   if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
@@ -411,10 +407,9 @@ void Subswitch::allocate_switch(Cycle now) {
   bool ascending = true;  // asking_rows_ in ascending order (always without input speedup)
   const bool hold = params_.policy.hold_switch_for_packet;
   held_sends_.clear();
-  for_each_occupied_vc(true, [&](int idx) {
+  for_each_switch_ready_vc([&](int idx) {
     const int p = by_vcs_.quot(idx), vc = idx - p * V;
     InputVc& v = vcs_[idx];
-    if (v.ready > now) return;
     const int row = p * S + by_speedup_.rem(vc);
     if (row_busy_until_[row] > now) return;
     const OutputPort& o = out_[v.out_port];

@@ -182,14 +182,15 @@ class Subswitch {
   bool is_router_input(int port) const { return params_.router_input.empty() || params_.router_input[port]; }
   int rc_cycles(int port) const { return is_router_input(port) ? params_.rc_cycles : params_.inner_rc_cycles; }
   int va_cycles(int port) const { return is_router_input(port) ? params_.va_cycles : params_.inner_va_cycles; }
-  // Visits the VCs holding flits that wait for a route or an output VC
-  // (`active` false) or that hold an output VC (`active` true).
+  // Visits, in index order, the VCs switch allocation may serve: holding
+  // flits and an output VC, past their VC allocation latency (sa_wait,
+  // end_sa_waits), so neither scan tests a VC's ready time.
   template <typename F>
-  void for_each_occupied_vc(bool active, F&& f) {
-    const std::uint64_t flip = active ? 0 : ~std::uint64_t{0};
+  void for_each_switch_ready_vc(F&& f) {
     for (std::size_t w = 0; w < vc_words_.size(); ++w)
-      for (std::uint64_t word = vc_words_[w].occupied & (vc_words_[w].active ^ flip); word; word &= word - 1)
-        f(int(w * 64 + __builtin_ctzll(word)));
+      for (std::uint64_t word = vc_words_[w].occupied & vc_words_[w].active & ~vc_words_[w].sa_wait; word;
+           word &= word - 1)
+        f(int(w * 64) + __builtin_ctzll(word));
   }
   void allocate_vc_group(int first, Cycle now);
   void route_vc(int idx);
