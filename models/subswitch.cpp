@@ -20,10 +20,13 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   if (p.vc_depth_flits < 1) throw std::invalid_argument(name_ + ": vc_depth_flits must be >= 1");
   if (p.input_speedup < 1 || p.input_speedup > p.vcs)
     throw std::invalid_argument(name_ + ": input_speedup must be between 1 and the VC count");
-  vcs_.reserve(std::size_t(p.inputs) * p.vcs);
   // Buffers grow to the depth they reach (at most vc_depth_flits, checked
   // in receive_flits), not to the bound: most of a large network's stay short.
-  for (int i = 0; i < p.inputs * p.vcs; ++i) vcs_.push_back(InputVc{Ring<Flit>(0)});
+  if (p.outputs > 32767) throw std::invalid_argument(name_ + ": outputs = " + std::to_string(p.outputs) + " (at most 32767)");
+  if (p.vcs > 64) throw std::invalid_argument(name_ + ": vcs = " + std::to_string(p.vcs) + " (at most 64)");
+  vcs_.resize(std::size_t(p.inputs) * p.vcs);
+  for (int i = 0; i < p.inputs * p.vcs; ++i) behind_.emplace_back(0);
+  ready_.assign(vcs_.size(), 0);
   credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
   for (int o = 0; o < p.outputs; ++o) out_[o].credits = &credits_[std::size_t(o) * p.vcs];
   vc_words_.resize(std::size_t(bits::words_for(p.inputs * p.vcs)));
@@ -164,7 +167,7 @@ void Subswitch::end_sa_waits(Cycle now) {
     std::uint64_t done = 0;
     for (std::uint64_t word = vc_words_[w].sa_wait; word; word &= word - 1) {
       const int b = __builtin_ctzll(word);
-      const Cycle ready = vcs_[w * 64 + std::size_t(b)].ready;
+      const Cycle ready = ready_[w * 64 + std::size_t(b)];
       done |= std::uint64_t{ready <= now} << b;
       until = std::max(until, ready);
     }
@@ -175,12 +178,12 @@ void Subswitch::end_sa_waits(Cycle now) {
 
 void Subswitch::start_packet_if_any(int idx, Cycle ready) {
   InputVc& v = vcs_[std::size_t(idx)];
-  if (v.q.empty()) {
+  if (!v.has_front) {
     v.state = VcState::Idle;
     return;
   }
   v.state = VcState::Routing;
-  v.ready = ready;
+  ready_[std::size_t(idx)] = ready;
   words_of(idx).routing |= bit_of(idx);
 }
 
@@ -196,19 +199,28 @@ Cycle Subswitch::receive_flits(int port, Cycle now) {
       const std::vector<int>& ports = crossbar_ports_[std::size_t(port)];
       p = ports[std::size_t(vc) % ports.size()];
     }
-    InputVc& v = vc_at(p, vc);
-    const std::size_t depth = v.q.size();
-    if (int(depth) >= params_.vc_depth_flits) overflow(p, vc);
-    if (depth == 0) words_of(p * params_.vcs + vc).occupied |= bit_of(p * params_.vcs + vc);
-    v.q.push(f);
+    const int idx = p * params_.vcs + vc;
+    InputVc& v = vcs_[std::size_t(idx)];
+    const Flit* buffered = &v.front;
+    if (!v.has_front) {
+      words_of(idx).occupied |= bit_of(idx);
+      v.front = f;
+      v.has_front = true;
+    } else {
+      Ring<Flit>& b = behind_[std::size_t(idx)];
+      if (int(b.size()) + 1 >= params_.vc_depth_flits) overflow(p, vc);
+      b.push(f);
+      v.behind = true;
+      buffered = &b.at(b.size() - 1);
+    }
     link->drop_flit();
     ++buffered_flits_;
     ++activity_.buffer_writes;
-    if (tracer_ && v.q.at(depth).traced) trace(TraceEvent::Buffer, now, p, vc, v.q.at(depth));
+    if (tracer_ && buffered->traced) trace(TraceEvent::Buffer, now, p, vc, *buffered);
     if (v.state == VcState::Idle) {
-      if (!v.q.front().head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
+      if (!v.front.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
       v.state = VcState::Routing;
-      v.ready = now + rc_cycles(p);
+      ready_[std::size_t(idx)] = now + rc_cycles(p);
       words_of(p * params_.vcs + vc).routing |= bit_of(p * params_.vcs + vc);
     }
   }
@@ -238,12 +250,12 @@ Cycle Subswitch::receive_credits(int p, Cycle now) {
 inline void Subswitch::route_vc(int idx) {
   const int V = params_.vcs;
   InputVc& v = vcs_[std::size_t(idx)];
-  RouteDecision r = routing_->route(id_, by_vcs_.quot(idx), v.q.front());
+  RouteDecision r = routing_->route(id_, by_vcs_.quot(idx), v.front);
   if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
     throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
   v.out_port = std::int16_t(r.out_port);
-  v.vc_lo = std::int16_t(r.vc_lo);
-  v.vc_hi = std::int16_t(r.vc_hi);
+  v.vc_lo = std::uint8_t(r.vc_lo);
+  v.vc_hi = std::uint8_t(r.vc_hi);
   v.state = VcState::VcAlloc;
 }
 
@@ -255,7 +267,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     std::uint64_t due = 0;
     for (std::uint64_t word = vc_words_[w].routing; word; word &= word - 1) {
       const int b = __builtin_ctzll(word);
-      due |= std::uint64_t{vcs_[w * 64 + std::size_t(b)].ready <= now} << b;
+      due |= std::uint64_t{ready_[w * 64 + std::size_t(b)] <= now} << b;
     }
     vc_words_[w].routing &= ~due;
     for (; due; due &= due - 1) route_vc(int(w * 64) + __builtin_ctzll(due));
@@ -274,7 +286,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
       std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi)) & (~std::uint64_t{0} << v.vc_lo) & ~o.vc_owned;
       if (params_.policy.va_requires_credit) {
         mask &= o.credit_vcs;  // need >= 1
-        const int need = params_.policy.wormhole ? 1 : v.q.front().packet_flits;
+        const int need = params_.policy.wormhole ? 1 : v.front.packet_flits;
         if (need > 1 && o.track_credits)
           for (std::uint64_t m = mask; m; m &= m - 1)
             if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
@@ -314,14 +326,14 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 void Subswitch::allocate_vc_group(int first, Cycle now) {
   auto grant = [&](int req, int g) {
     InputVc& v = vcs_[req];
-    v.out_vc = std::int16_t(by_vcs_.rem(g));
+    v.out_vc = std::int8_t(by_vcs_.rem(g));
     out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
     v.state = VcState::Active;
-    v.ready = now + va_cycles(by_vcs_.quot(req));
+    const Cycle ready = ready_[std::size_t(req)] = now + va_cycles(by_vcs_.quot(req));
     words_of(req).active |= bit_of(req);
-    if (v.ready > now) {
+    if (ready > now) {
       words_of(req).sa_wait |= bit_of(req);
-      sa_wait_until_ = std::max(sa_wait_until_, v.ready);
+      sa_wait_until_ = std::max(sa_wait_until_, ready);
     }
   };
   const Request& r0 = requests_[first];
@@ -557,16 +569,17 @@ void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
 void Subswitch::traverse(int port, int vc, Cycle now) {
   InputVc& v = vc_at(port, vc);
   OutputPort& o = out_[v.out_port];
-  Flit& f = v.q.take_front();  // in its slot until this VC's next push, after this call
+  Flit& f = v.front;  // sent from its slot, then popped
   if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
-  if (v.q.empty()) words_of(port * params_.vcs + vc).occupied &= ~bit_of(port * params_.vcs + vc);
+  const bool last = !v.behind;  // the buffer is empty after this flit
+  if (last) words_of(port * params_.vcs + vc).occupied &= ~bit_of(port * params_.vcs + vc);
   --buffered_flits_;
   ++activity_.buffer_reads;
   ++activity_.crossbar_flits;
   in_[port].link->send_credit(vc, now);
   if (params_.policy.hold_switch_for_packet) {
     const int row = port * params_.input_speedup + vc % params_.input_speedup;
-    if (f.tail || v.q.empty()) {
+    if (f.tail || last) {
       release_hold(row, v.out_port);
     } else {
       row_hold_vc_[row] = vc;
@@ -578,7 +591,9 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   if (o.track_credits && --o.credits[v.out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << v.out_vc);
   if (crossbar_ports_.empty()) o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
   else o.link->enqueue(f, now, params_.sa_cycles + params_.st_cycles);
-  if (f.tail) {
+  const bool tail = f.tail;
+  pop_front(v, port * params_.vcs + vc);
+  if (tail) {
     o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
     v.out_port = v.out_vc = -1;
     words_of(port * params_.vcs + vc).active &= ~bit_of(port * params_.vcs + vc);
@@ -610,8 +625,7 @@ void Subswitch::trace_vc_grants(Cycle now, int n) {
   for (int i = 0; i < n; ++i) {
     const int idx = requests_[i].input;
     const InputVc& v = vcs_[idx];
-    if (v.state == VcState::Active && v.q.front().traced)
-      trace(TraceEvent::VcGrant, now, idx / V, idx % V, v.q.front());
+    if (v.state == VcState::Active && v.front.traced) trace(TraceEvent::VcGrant, now, idx / V, idx % V, v.front);
   }
 }
 
@@ -646,15 +660,15 @@ void Subswitch::report_buffers(std::ostream& os) const {
   for (int p = 0; p < params_.inputs; ++p) {
     for (int vc = 0; vc < params_.vcs; ++vc) {
       const InputVc& v = vc_at(p, vc);
-      if (v.q.empty()) continue;
-      const Flit& f = v.q.front();
-      os << "  " << name_ << " input " << p << " vc " << vc << ": " << v.q.size() << " flit(s), state "
+      if (!v.has_front) continue;
+      const Flit& f = v.front;
+      os << "  " << name_ << " input " << p << " vc " << vc << ": " << queued(p * params_.vcs + vc) << " flit(s), state "
          << state_name(int(v.state));
       if (v.out_port >= 0) {
         const OutputPort& o = out_[v.out_port];
         os << ", to output " << v.out_port;
         if (v.out_vc >= 0) {
-          os << " vc " << v.out_vc;
+          os << " vc " << int(v.out_vc);
           if (o.track_credits) os << " (credits " << o.credits[v.out_vc] << ")";
         } else if (v.state == VcState::VcAlloc) {  // what each VC it may take lacks
           os << " vcs";

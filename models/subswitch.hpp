@@ -120,7 +120,7 @@ class Subswitch {
   // Flits buffered at input `port`, all VCs (occupancy VCD).
   int buffered_flits_at(int port) const {
     int n = 0;
-    for (int vc = 0; vc < params_.vcs; ++vc) n += int(vc_at(port, vc).q.size());
+    for (int vc = 0; vc < params_.vcs; ++vc) n += int(queued(port * params_.vcs + vc));
     return n;
   }
   std::uint64_t buffered_flits() const { return buffered_flits_; }
@@ -132,8 +132,8 @@ class Subswitch {
   // row finishes serializing (0: none): progress pending, for the watchdog.
   Cycle pending_until() const {
     Cycle t = 0;
-    for (const auto& vc : vcs_)
-      if (!vc.q.empty()) t = std::max(t, vc.ready);
+    for (std::size_t i = 0; i < vcs_.size(); ++i)
+      if (vcs_[i].has_front) t = std::max(t, ready_[i]);
     for (Cycle r : row_busy_until_) t = std::max(t, r);
     return t;
   }
@@ -142,18 +142,48 @@ class Subswitch {
   // Visit every flit held in a buffer (for conservation checks).
   template <typename F>
   void for_each_buffered_flit(F&& f) const {
-    for (const auto& vc : vcs_)
-      for (std::size_t i = 0; i < vc.q.size(); ++i) f(vc.q.at(i));
+    for (std::size_t idx = 0; idx < vcs_.size(); ++idx) {
+      if (!vcs_[idx].has_front) continue;
+      f(vcs_[idx].front);
+      if (vcs_[idx].behind)
+        for (std::size_t i = 0; i < behind_[idx].size(); ++i) f(behind_[idx].at(i));
+    }
   }
 
  private:
   enum class VcState : std::uint8_t { Idle, Routing, VcAlloc, Active };
+  // An input VC's buffer front and state in one cache line: receiving,
+  // routing, VC and switch allocation and traversal of a flit each read
+  // or write the VC in a different cycle, and in a large network the line
+  // is out of the cache every time, so the flit beside the state spares a
+  // miss per stage (a ring's storage was a line of its own). Flits behind
+  // the front wait in behind_ (a packet of several flits, or a queue).
   struct InputVc {
-    Ring<Flit> q;
+    Flit front;              // the first flit in the buffer (has_front)
     VcState state = VcState::Idle;
-    Cycle ready = 0;
-    std::int16_t out_port = -1, out_vc = -1, vc_lo = 0, vc_hi = 0;
+    std::int8_t out_vc = -1;  // VCs are below 64 (OutputPort's masks)
+    std::uint8_t vc_lo = 0, vc_hi = 0;
+    std::int16_t out_port = -1;  // outputs below 2^15 (checked by the constructor)
+    bool has_front = false;  // the buffer holds a flit
+    bool behind = false;     // and more in behind_
   };
+  static_assert(sizeof(InputVc) == 64, "a flit and an input VC's state fit one cache line");
+  // Flits in the buffer of VC `idx`.
+  std::size_t queued(int idx) const {
+    const InputVc& v = vcs_[std::size_t(idx)];
+    return std::size_t(v.has_front) + (v.behind ? behind_[std::size_t(idx)].size() : 0);
+  }
+  // Removes the front flit of VC `idx`: the next one, if any, moves to the front.
+  void pop_front(InputVc& v, int idx) {
+    if (!v.behind) {
+      v.has_front = false;
+      return;
+    }
+    Ring<Flit>& b = behind_[std::size_t(idx)];
+    v.front = b.front();
+    b.pop();
+    v.behind = !b.empty();
+  }
   struct InputPort {
     Link* link = nullptr;
     Cycle serialization_cycles = 1;  // the link's: how long a send keeps the port's crossbar row
@@ -202,6 +232,12 @@ class Subswitch {
   std::vector<InputPort> in_;
   std::vector<OutputPort> out_;
   std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
+  // Per VC: the flits behind the front (empty until a second flit waits:
+  // each grows only to the depth it reaches), and when the VC's current
+  // pipeline stage ends (Routing: route computation; Active: VC
+  // allocation), read only by the scans of the Routing and sa_wait VCs.
+  std::vector<Ring<Flit>> behind_;
+  std::vector<Cycle> ready_;
   std::vector<int> credits_;  // outputs x vcs
   // Per 64 VCs, the bit sets the per-cycle scans read, side by side: a
   // radix-32 subswitch of 4 VCs keeps all four in one cache line (a large
