@@ -8,23 +8,6 @@
 
 namespace nwn {
 
-Terminal::Terminal(sc_core::sc_module_name name, int id, PacketObserver* observer)
-    : sc_module(name), to_ni("to_ni"), from_ni("from_ni"), id_(id), observer_(observer) {
-  from_ni.bind(*this);
-}
-
-void Terminal::refused() const {
-  throw std::logic_error(name() + std::string(": network interface refused a packet"));
-}
-
-void Terminal::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  const PacketExtension* ext = nullptr;
-  trans.get_extension(ext);
-  if (!ext || ext->dst != id_) throw std::logic_error(name() + std::string(": misdelivered packet"));
-  observer_->on_delivered(*ext);
-  trans.set_response_status(tlm::TLM_OK_RESPONSE);
-}
-
 Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointParams& p, Workload* workload,
                      PacketObserver* observer, const Clock& clock, const std::vector<bool>& local)
     : sc_module(name), clock_(clock) {
@@ -35,27 +18,12 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
   shared_.observer = observer;
   shared_.closed_loop = workload->closed_loop();
   for (int n = 0; n < nodes; ++n) {
-    if (!local.empty() && !local[std::size_t(n)]) {
-      terminals_.emplace_back();
-      nis_.emplace_back();
-      continue;
-    }
-    terminals_.push_back(std::make_unique<Terminal>(("terminal" + std::to_string(n)).c_str(), n, observer));
-    nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), n, p, shared_));
-    terminals_[n]->to_ni.bind(nis_[n]->from_terminal);
-    nis_[n]->to_terminal.bind(terminals_[n]->from_ni);
+    if (!local.empty() && !local[std::size_t(n)]) nis_.emplace_back();
+    else nis_.push_back(std::make_unique<NetworkInterface>(n, p, shared_));
   }
 }
 
-// SystemC's port and export registries find an entry by searching from the
-// newest: destroyed newest first, each is found at once (oldest first, a
-// large network's teardown is quadratic: seconds at 32,768 nodes).
-Endpoints::~Endpoints() {
-  for (std::size_t n = nis_.size(); n-- > 0;) {
-    nis_[n].reset();
-    terminals_[n].reset();
-  }
-}
+Endpoints::~Endpoints() = default;
 
 void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
   if (!groups_.empty()) throw std::logic_error("endpoints: make_groups called twice");
@@ -75,22 +43,16 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
       if (nodes[i] < 0 || nodes[i] >= this->nodes() || !has(nodes[i]) || group_of_[nodes[i]] ||
           (i && nodes[i] <= nodes[i - 1]))
         throw std::logic_error("endpoints: groups must list each node once, in increasing order");
-    std::vector<Terminal*> terminals;
     std::vector<NetworkInterface*> nis;
-    for (int n : nodes) {
-      terminals.push_back(terminals_[n].get());
-      nis.push_back(nis_[n].get());
-    }
-    groups_.push_back(
-        std::make_unique<EndpointGroup>(shared_, std::move(nodes), std::move(terminals), std::move(nis), defer));
+    for (int n : nodes) nis.push_back(nis_[n].get());
+    groups_.push_back(std::make_unique<EndpointGroup>(shared_, std::move(nodes), std::move(nis), defer));
     EndpointGroup* g = groups_.back().get();
     for (std::size_t i = 0; i < g->nodes().size(); ++i) {
       const int n = g->nodes()[i];
       group_of_[n] = g;
-      // One group calls the observer at once: its terminals call it themselves.
+      // One group calls the observer at once: its interfaces call it themselves.
       PacketObserver* observer = defer ? static_cast<PacketObserver*>(g) : shared_.observer;
       nis_[n]->join(*g, *g, int(i), observer);
-      terminals_[n]->set_observer(observer);
     }
   }
   for (std::size_t n = 0; n < nis_.size(); ++n)
@@ -138,9 +100,9 @@ std::uint64_t Endpoints::window_ejected_flits_of(int node) const {
   return ni ? ni->window_ejected() : 0;
 }
 
-EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<Terminal*> terminals,
-                             std::vector<NetworkInterface*> nis, bool defer)
-    : shared_(shared), nodes_(std::move(nodes)), terminals_(std::move(terminals)), nis_(std::move(nis)), defer_(defer) {
+EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<NetworkInterface*> nis,
+                             bool defer)
+    : shared_(shared), nodes_(std::move(nodes)), nis_(std::move(nis)), defer_(defer) {
   is_active_.assign(nodes_.size(), 0);
   creations_.reserve(nodes_.size());
   active_.reserve(nodes_.size());
@@ -326,11 +288,13 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
   on_created(e);
-  // The terminal's packet straight into its NI's source queue, as the
-  // terminal's socket would hand it (without the payload, the virtual call
-  // and the extension lookup).
-  if (!nis_[local]->accept(e)) terminals_[local]->refused();
+  if (!nis_[local]->accept(e)) refused(local);
   activate(local);
+}
+
+void EndpointGroup::refused(int local) const {
+  throw std::logic_error(nis_[local]->name() + ": no source queue for a packet of class " +
+                         std::to_string(int(created_.cls)));
 }
 
 // Marks the packet in created_ for tracing if the tracer wants it.
@@ -338,7 +302,7 @@ void EndpointGroup::trace_create(int local, Cycle now) {
   PacketExtension& e = created_;
   if (!shared_.tracer->wants(e.packet_id)) return;
   e.traced = true;
-  shared_.tracer->record(TraceEvent::Create, now, packet_flit(e, 0, -1, true, e.size_flits == 1), nis_[local]->basename(),
+  shared_.tracer->record(TraceEvent::Create, now, packet_flit(e, 0, -1, true, e.size_flits == 1), nis_[local]->name(),
                          TraceHop{});
 }
 

@@ -1,8 +1,9 @@
-// Terminals and network interfaces, joined by TLM-2.0 sockets (bound, but
-// the built-in terminals skip them: their group puts a created packet's
-// header straight into the NetworkInterface's queue, and the NI hands a
-// delivered PacketExtension straight to the terminal's observer). The
-// NetworkInterface
+// Terminals and network interfaces. A node's terminal is its group's
+// creation of packets (the workload's, or an embedding's through
+// Endpoints::inject_external): the group puts a created packet's header
+// straight into the NetworkInterface's queue, and the NI hands a delivered
+// packet straight to the observer. Neither is a SystemC object: the only
+// TLM sockets are an embedding's (sim/embed.hpp). The NetworkInterface
 // keeps an unbounded source queue (open-loop measurement), cuts packets into
 // flits, injects them with credit flow control, reassembles arriving flits
 // and delivers each packet to the observer when the tail
@@ -24,9 +25,6 @@
 #include <vector>
 
 #include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "clock.hpp"
 #include "kernel.hpp"
@@ -81,29 +79,6 @@ class ExternalSink {
   virtual void dequeued(int node, int cls) = 0;
 };
 
-class Terminal : public sc_core::sc_module, public PacketTarget {
- public:
-  tlm_utils::simple_initiator_socket<Terminal> to_ni;
-  tlm::tlm_target_socket<> from_ni;  // bound to this Terminal (PacketTarget)
-
-  Terminal(sc_core::sc_module_name name, int id, PacketObserver* observer);
-  // Hands one packet to the network interface through the TLM socket.
-  void send(tlm::tlm_generic_payload& trans) {
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    to_ni->b_transport(trans, delay);
-    if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) refused();
-  }
-  void set_observer(PacketObserver* observer) { observer_ = observer; }
-  // A delivered packet from the network interface (from_ni).
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
-  // Its network interface did not take a packet (a class it has no queue for).
-  [[noreturn, gnu::cold, gnu::noinline]] void refused() const;
-
- private:
-  int id_;
-  PacketObserver* observer_;
-};
-
 // The nodes of one kernel component: their packet creations, injections and
 // ejections. With more than one group, the observer's calls wait in the
 // group until the end of the kernel's block (end_block), where the groups
@@ -111,9 +86,8 @@ class Terminal : public sc_core::sc_module, public PacketTarget {
 // threads at once, and always in the same order.
 class EndpointGroup final : public Clocked, public PacketObserver, public InterfaceGroup {
  public:
-  // `nodes` in increasing order, with their terminals and interfaces.
-  EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<Terminal*> terminals,
-                std::vector<NetworkInterface*> nis, bool defer);
+  // `nodes` in increasing order, with their interfaces.
+  EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<NetworkInterface*> nis, bool defer);
 
   const std::vector<int>& nodes() const { return nodes_; }
 
@@ -131,7 +105,7 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   void credits_pending(int local) override { pending_credits_.mark(local); }
   void end_block() override;
 
-  // PacketObserver: the group's own terminals report here.
+  // PacketObserver: the group's own creations and interfaces report here.
   void on_created(const PacketExtension& p) override {
     if (defer_) events_.push_back({Event::Created, p});
     else shared_.observer->on_created(p);
@@ -171,6 +145,8 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   void run_releases(Cycle now);
   void activate(int local);
   [[gnu::cold, gnu::noinline]] void trace_create(int local, Cycle now);
+  // The node's interface has no queue for the packet's class.
+  [[noreturn, gnu::cold, gnu::noinline]] void refused(int local) const;
 
   struct Creation {
     Cycle at;
@@ -204,7 +180,6 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
 
   const EndpointShared& shared_;
   std::vector<int> nodes_;
-  std::vector<Terminal*> terminals_;       // per local node
   std::vector<NetworkInterface*> nis_;     // per local node
   // The next packet of every node, created in (cycle, node) order. Most
   // are due within kWheelCycles: a timing wheel, a slot per cycle in
@@ -289,7 +264,6 @@ class Endpoints : public sc_core::sc_module {
   }
 
   EndpointShared shared_;  // before nis_: every interface holds a reference to it
-  std::vector<std::unique_ptr<Terminal>> terminals_;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
   std::vector<std::unique_ptr<EndpointGroup>> groups_;
   std::vector<EndpointGroup*> group_of_;  // per node

@@ -5,21 +5,16 @@
 
 namespace nwn {
 
-NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int id, const EndpointParams& p,
-                                   const EndpointShared& shared)
-    : sc_module(name),
-      from_terminal("from_terminal"),
-      to_terminal("to_terminal"),
-      id_(id),
+NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const EndpointShared& shared)
+    : id_(id),
       params_(p),
       shared_(shared),
-      inject_(std::string(name) + ".inject", p.inject_link),
-      eject_(std::string(name) + ".eject", p.eject_link),
+      inject_(name() + ".inject", p.inject_link),
+      eject_(name() + ".eject", p.eject_link),
       queue_{Ring<PacketHeader>(0), Ring<PacketHeader>(0)},  // grow when packets wait (models/ring.hpp)
       credits_(p.vcs, p.router_buffer_depth_flits),
       vcs_per_class_(p.vcs / std::max(1, p.message_classes)),
       window_flits_on_vc_(p.vcs, 0) {
-  from_terminal.bind(*this);
   inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
   if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
     const int buffer = p.vcs * p.eject_buffer_flits;
@@ -40,12 +35,6 @@ std::uint64_t NetworkInterface::queued_flits() const {
   for (const auto& q : queue_)
     for (std::size_t i = 0; i < q.size(); ++i) n += q.at(i).size_flits;
   return n - sent_of_current_;
-}
-
-void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  const PacketExtension* ext = nullptr;
-  trans.get_extension(ext);
-  trans.set_response_status(ext && accept(*ext) ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
 
 // Virtual cut-through takes a VC only when the whole packet fits; a message
@@ -88,7 +77,7 @@ void NetworkInterface::inject(Cycle now) {
 }
 
 namespace {
-[[noreturn, gnu::cold, gnu::noinline]] void misdelivered(const char* ni, const Flit& f, int id) {
+[[noreturn, gnu::cold, gnu::noinline]] void misdelivered(const std::string& ni, const Flit& f, int id) {
   throw std::logic_error(ni + std::string(": flit of packet ") + std::to_string(f.packet_id) + " for node " +
                          std::to_string(f.dst) + " ejected at node " + std::to_string(id));
 }
@@ -111,9 +100,8 @@ void NetworkInterface::receive(const Flit& f, Cycle now) {
   e.window_flits = window_flits_on_vc_[std::size_t(f.vc)];
   window_flits_on_vc_[std::size_t(f.vc)] = 0;
   delivered_packet(f, now, e);
-  // Straight to the observer (the terminal's, which the to_terminal socket
-  // reaches): a virtual call a packet instead of the socket's, the payload's
-  // extension lookup and the terminal's.
+  // Straight to the observer (the statistics, or the group that defers
+  // their calls).
   observer_->on_delivered(e);
   if (shared_.sink) group_->sink_delivered(external_packet(e, now), f.vc);
   if (shared_.closed_loop) group_->source_delivered(f.src, now);
@@ -127,7 +115,7 @@ void NetworkInterface::trace_inject(Cycle now) {
   hop.out_vc = vc_;
   hop.link = &inject_;
   hop.arrives = now + inject_.params().latency_cycles;
-  if (shared_.tracer) shared_.tracer->record(TraceEvent::Inject, now, f, basename(), hop);
+  if (shared_.tracer) shared_.tracer->record(TraceEvent::Inject, now, f, name(), hop);
 }
 
 void NetworkInterface::trace_eject(Cycle now, const Flit& f) {
@@ -135,7 +123,7 @@ void NetworkInterface::trace_eject(Cycle now, const Flit& f) {
   hop.in_vc = f.vc;
   hop.link = &eject_;
   hop.arrives = now;
-  if (shared_.tracer) shared_.tracer->record(TraceEvent::Eject, now, f, basename(), hop);
+  if (shared_.tracer) shared_.tracer->record(TraceEvent::Eject, now, f, name(), hop);
 }
 
 }  // namespace nwn

@@ -1,6 +1,6 @@
 // The network side of a terminal: an unbounded source queue per message
 // class, flit injection with credit flow control, and ejection with packet
-// delivery to the terminal on the tail flit.
+// delivery to the observer on the tail flit.
 //
 // A NetworkInterface reads only what it is given: the settings its
 // Endpoints share with every node (EndpointShared) and the group that runs
@@ -10,11 +10,6 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "link.hpp"
 #include "packet.hpp"
@@ -93,12 +88,16 @@ class InterfaceGroup {
   std::vector<SinkEvent> sink_events_;
 };
 
-class NetworkInterface : public sc_core::sc_module, public PacketTarget {
+// Not a SystemC object: nothing outside its group calls it, and a large
+// network's start-up would name, register and tear down one per node.
+class NetworkInterface {
  public:
-  tlm::tlm_target_socket<> from_terminal;  // bound to this interface (PacketTarget)
-  tlm_utils::simple_initiator_socket<NetworkInterface> to_terminal;
+  NetworkInterface(int id, const EndpointParams& p, const EndpointShared& shared);
+  NetworkInterface(const NetworkInterface&) = delete;
+  NetworkInterface& operator=(const NetworkInterface&) = delete;
 
-  NetworkInterface(sc_core::sc_module_name name, int id, const EndpointParams& p, const EndpointShared& shared);
+  // "ni<id>": the unit packet traces name, and its links' prefix.
+  std::string name() const { return "ni" + std::to_string(id_); }
 
   // Joins a group as its node `local`: `end` reads the links, `group` hears
   // the rest, `observer` the delivered packets.
@@ -131,9 +130,8 @@ class NetworkInterface : public sc_core::sc_module, public PacketTarget {
     if (busy() && inject_.can_send(now)) inject(now);
   }
   // A packet joins the source queue of its class; false: a class this
-  // interface has no queue for. The group's own terminals hand their
-  // packets here directly; a packet through the from_terminal socket
-  // (b_transport) comes here too.
+  // interface has no queue for. The group's terminals hand their packets
+  // here.
   bool accept(const PacketHeader& p) {
     if (params_.message_classes <= 1) {
       queue_[0].push(p);
@@ -143,9 +141,6 @@ class NetworkInterface : public sc_core::sc_module, public PacketTarget {
     queue_[p.cls].push(p);
     return true;
   }
-  // A packet from a terminal through the from_terminal socket.
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) override;
-
  private:
   void inject(Cycle now);
   bool choose_vc(const PacketHeader& p);

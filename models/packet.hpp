@@ -1,10 +1,8 @@
-// A packet as the terminals and network interfaces see it (the TLM
-// extension a Terminal hands its NetworkInterface), and the one place where
-// a packet's fields go into its flits and come back out of its tail.
+// A packet as the terminals and network interfaces see it, and the one
+// place where a packet's fields go into its flits and come back out of its
+// tail.
 #pragma once
 #include <cstdint>
-
-#include <tlm>
 
 #include "flit.hpp"
 
@@ -24,34 +22,14 @@ struct PacketHeader {
 };
 static_assert(sizeof(PacketHeader) == 32, "a source queue slot is 32 bytes");
 
-struct PacketExtension : tlm::tlm_extension<PacketExtension>, PacketHeader {
+// A packet as the observer (the statistics) hears of it, created or
+// delivered. (Named for the TLM extension it was when terminals handed
+// packets to their interfaces through sockets; it is a plain record.)
+struct PacketExtension : PacketHeader {
   Cycle injected_cycle = 0;  // head flit entered the injection channel (delivered packets)
   Cycle delivered_cycle = 0;
   std::uint32_t hops = 0;  // crossbar traversals of the head flit
   std::uint16_t window_flits = 0;  // delivered: how many of its flits were ejected in the measurement window
-
-  tlm::tlm_extension_base* clone() const override { return new PacketExtension(*this); }
-  void copy_from(const tlm::tlm_extension_base& other) override {
-    *this = static_cast<const PacketExtension&>(other);
-  }
-};
-
-// The target side of the packet sockets (Terminal -> NetworkInterface and
-// back): the module is the socket's tlm_fw_transport_if itself, so a
-// packet's b_transport is one virtual call (simple_target_socket would add
-// a forwarding object and a member-pointer call). Packets come by
-// b_transport only; the other calls say so.
-class PacketTarget : public tlm::tlm_fw_transport_if<> {
- public:
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase&, sc_core::sc_time&) override {
-    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-    return tlm::TLM_COMPLETED;
-  }
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
-  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
-
- protected:
-  ~PacketTarget() = default;
 };
 
 struct PacketSpec {

@@ -173,12 +173,21 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<T
       p.bimodal ? 0.5 * (p.bimodal_small_flits + p.bimodal_large_flits) : double(p.packet_flits);
   p_packet_ = p.load / (p.serialization_cycles * mean_flits);
   if (p_packet_ > 0 && p_packet_ < 1.0) gaps_ = GeometricGaps(p_packet_);
+  if (gaps_.table_size() >= kSearched) {
+    searched_ = true;
+    for (unsigned i = 0; i < kSearched; ++i) {
+      sure_[i] = gaps_.bounds(i).sure;
+      unsure_[i] = gaps_.bounds(i).unsure;
+      // The search needs increasing thresholds (the loop's order); they are.
+      if (i && sure_[i] <= sure_[i - 1]) searched_ = false;
+    }
+  }
 }
 
 inline Cycle SyntheticWorkload::draw_next(int node, Cycle after) {
   if (p_packet_ <= 0) return kNever;
   if (p_packet_ >= 1.0) return after;  // Rng::geometric draws nothing then
-  return after + gaps_.draw(rng_[node]);
+  return after + gap_of(rng_[node].next() >> 11);  // GeometricGaps::draw's bits
 }
 
 inline PacketSpec SyntheticWorkload::draw_packet(int node) {

@@ -74,6 +74,21 @@ class SyntheticWorkload final : public Workload {
   Cycle make_packet_then_next(int node, Cycle now, PacketSpec& spec) override;
   bool per_node() const override { return true; }
   double packet_probability() const { return p_packet_; }
+  // The gap for next()'s 53 high bits m: GeometricGaps::gap_of(m) of the
+  // packet probability. The gap is 0 or 1 about as often as not: the
+  // table's loop ends at a branch no predictor can learn (one miss a
+  // packet), so its first thresholds are searched without a branch and
+  // the loop only runs past them.
+  std::uint64_t gap_of(std::uint64_t m) const {
+    if (searched_) {
+      // How many of the sorted thresholds sure_[0..6] m is at or above.
+      unsigned k = unsigned(m >= sure_[3]) << 2;
+      k += unsigned(m >= sure_[k + 1]) << 1;
+      k += unsigned(m >= sure_[k]);
+      if (m < unsure_[k]) return k;  // else: past them (unsure_[kSearched] is 0), or near a threshold
+    }
+    return gaps_.gap_of(m);
+  }
 
  private:
   // The draws of make_packet and next_creation, inlined into both.
@@ -86,6 +101,10 @@ class SyntheticWorkload final : public Workload {
   std::vector<Rng> rng_;
   double p_packet_;
   GeometricGaps gaps_;  // of p_packet_ when 0 < p_packet_ < 1
+  // The first kSearched bounds of gaps_'s table (searched_: it has that many).
+  static constexpr unsigned kSearched = 7;
+  bool searched_ = false;
+  std::uint64_t sure_[kSearched] = {}, unsure_[kSearched + 1] = {};
 };
 
 // A workload with a known number of packets (batch, trace): the run ends

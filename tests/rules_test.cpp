@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "models/allocator.hpp"
@@ -405,51 +406,46 @@ std::vector<InjectedFlit> inject(EndpointParams p, Workload& w, const std::vecto
   return out;
 }
 
-// The built-in terminals hand packets to their NI directly; the TLM sockets
-// between a Terminal and its NetworkInterface still work both ways: a packet
-// sent through the terminal's socket joins the NI's queue of its class (a
-// class the NI has no queue for is refused), and a delivery through the NI's
-// socket reaches the terminal's observer.
-TEST(TerminalSockets, PacketsThroughTheSocketsReachTheQueueAndTheObserver) {
+// A created packet joins its NI's source queue of its class; a class the NI
+// has no queue for is refused: by the NI, and by the endpoints as an error
+// naming the interface when a packet of that class comes from outside.
+// (No TLM socket sits between a terminal and its NI: the embedding's
+// sockets, tested by Embed*, are the only TLM boundary.)
+TEST(SourceQueues, APacketJoinsTheQueueOfItsClassAndAClassWithoutOneIsRefused) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   EndpointParams p;
   p.message_classes = 2;
   EndpointShared shared;
   shared.nodes = 2;
-  PacketStats stats;
-  Terminal terminal("terminal", 1, &stats);
-  NetworkInterface ni("ni", 1, p, shared);
-  terminal.to_ni.bind(ni.from_terminal);
-  ni.to_terminal.bind(terminal.from_ni);
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration binds the sockets
-
-  tlm::tlm_generic_payload trans;
-  auto* ext = new PacketExtension;  // owned by trans
-  trans.set_extension(ext);
-  ext->src = 1;
-  ext->dst = 0;
-  ext->size_flits = 3;
-  ext->cls = 1;
-  terminal.send(trans);
+  NetworkInterface ni(1, p, shared);
+  EXPECT_EQ(ni.name(), "ni1");
+  PacketHeader h;
+  h.src = 1;
+  h.dst = 0;
+  h.size_flits = 3;
+  h.cls = 1;
+  EXPECT_TRUE(ni.accept(h));
   EXPECT_EQ(ni.queued_flits(), 3u);
   EXPECT_TRUE(ni.busy());
-  ext->cls = 2;  // no queue for it
-  EXPECT_THROW(terminal.send(trans), std::logic_error);
+  h.cls = 2;  // no queue for it
+  EXPECT_FALSE(ni.accept(h));
   EXPECT_EQ(ni.queued_flits(), 3u);
 
-  std::vector<std::uint64_t> delivered;
-  stats.on_packet = [&](const PacketExtension& e) { delivered.push_back(e.packet_id); };
-  ext->packet_id = 42;
-  ext->dst = 1;
-  ext->measured = true;
-  ext->created_cycle = 3;
-  ext->delivered_cycle = 10;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  ni.to_terminal->b_transport(trans, delay);
-  EXPECT_EQ(trans.get_response_status(), tlm::TLM_OK_RESPONSE);
-  EXPECT_EQ(delivered, (std::vector<std::uint64_t>{42}));
-  EXPECT_EQ(stats.latency.count(), 1u);
-  EXPECT_EQ(stats.latency.max(), 7u);
+  Scripted w({}, 1);
+  PacketStats stats;
+  Endpoints e("endpoints", 2, p, &w, &stats, Clock{});
+  e.make_groups({});
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  e.inject_external(0, PacketSpec{1, 2, 1}, 3);  // created first, before any injection
+  e.inject_external(0, PacketSpec{1, 2, 2}, 3);
+  try {
+    e.groups()[0]->tick(3);
+    ADD_FAILURE() << "a packet of class 2 was accepted";
+  } catch (const std::logic_error& err) {
+    EXPECT_NE(std::string(err.what()).find("ni0: no source queue for a packet of class 2"), std::string::npos)
+        << err.what();
+  }
+  EXPECT_EQ(e.queued_flits(), 2u);
 }
 
 // Packets created in the measurement window [5, 10) are marked, the others not.

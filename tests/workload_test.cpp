@@ -319,6 +319,37 @@ TEST(SyntheticWorkload, OneCallGivesThePacketAndNextCreationOfTheTwoCalls) {
   }
 }
 
+// SyntheticWorkload's gap (the table's first thresholds searched without a
+// branch) is GeometricGaps' for every draw: at random, and at and around
+// both bounds of every threshold of the table.
+TEST(SyntheticWorkload, BranchFreeGapIsTheTablesGap) {
+  for (double p : {0.01, 1.0 / 16, 0.1, 0.3, 0.5, 0.7, 0.9}) {
+    SyntheticParams sp;
+    sp.nodes = 4;
+    sp.load = p;  // 1-flit packets, 1 cycle a flit: the packet probability
+    PatternParams pp;
+    pp.nodes = 4;
+    const SyntheticWorkload w(sp, make_traffic_pattern("uniform", pp));
+    ASSERT_EQ(w.packet_probability(), p);
+    const GeometricGaps g(p);
+    const std::uint64_t top = std::uint64_t{1} << 53;
+    auto check = [&](std::uint64_t m) {
+      if (m >= top) return;
+      ASSERT_EQ(w.gap_of(m), g.gap_of(m)) << "p " << p << " m " << m;
+    };
+    Rng r(11, 3);
+    for (int i = 0; i < 200000; ++i) check(r.next() >> 11);
+    for (unsigned i = 0; i < g.table_size(); ++i)
+      for (std::uint64_t d = 0; d < 100; ++d)
+        for (std::uint64_t b : {g.bounds(i).sure, g.bounds(i).unsure}) {
+          check(b + d);
+          check(b - 1 - d);
+        }
+    check(0);
+    check(top - 1);
+  }
+}
+
 // Rng::geometric_log leaves out the floor: for the quotients it takes
 // (>= 0) the conversion's truncation is the floor, so every draw is the
 // floored quotient of the definition.
