@@ -8,6 +8,7 @@
 // (models/endpoint.hpp) calls it to take credits and flits and to inject.
 #pragma once
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -137,7 +138,9 @@ class NetworkInterface {
       queue_[0].push(p);
       return true;
     }
-    if (p.cls >= params_.message_classes) return false;
+    // Two classes at most (request and reply); the second test also tells
+    // the compiler the index is in range.
+    if (p.cls >= params_.message_classes || p.cls >= int(std::size(queue_))) return false;
     queue_[p.cls].push(p);
     return true;
   }
