@@ -14,7 +14,14 @@ const char* state_name(int s) {
 }  // namespace
 
 Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing)
-    : id_(id), params_(p), by_vcs_(p.vcs), by_speedup_(p.input_speedup), routing_(routing), in_(p.inputs), out_(p.outputs), name_(std::move(name)) {
+    : params_(p),
+      routing_(routing),
+      by_vcs_(p.vcs),
+      id_(id),
+      in_(p.inputs),
+      out_(p.outputs),
+      by_speedup_(p.input_speedup),
+      name_(std::move(name)) {
   if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument(name_ + ": a subswitch needs inputs and outputs");
   if (p.vcs < 1) throw std::invalid_argument(name_ + ": vcs must be >= 1");
   if (p.vc_depth_flits < 1) throw std::invalid_argument(name_ + ": vc_depth_flits must be >= 1");
@@ -24,6 +31,9 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   // in receive_flits), not to the bound: most of a large network's stay short.
   if (p.outputs > 32767) throw std::invalid_argument(name_ + ": outputs = " + std::to_string(p.outputs) + " (at most 32767)");
   if (p.vcs > 64) throw std::invalid_argument(name_ + ": vcs = " + std::to_string(p.vcs) + " (at most 64)");
+  if (!p.router_input.empty() && int(p.router_input.size()) != p.inputs)
+    throw std::invalid_argument(name_ + ": router_input needs one entry per input");
+  all_router_inputs_ = std::all_of(p.router_input.begin(), p.router_input.end(), [](std::uint8_t r) { return r != 0; });
   vcs_.resize(std::size_t(p.inputs) * p.vcs);
   for (int i = 0; i < p.inputs * p.vcs; ++i) behind_.emplace_back(0);
   ready_.assign(vcs_.size(), 0);
@@ -50,8 +60,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     if (columns > p.vcs) throw std::invalid_argument(name_ + ": more crossbar ports per port than VCs to feed them");
   }
   requests_.resize(std::size_t(p.inputs) * p.vcs * columns);
-  port_first_request_.assign(std::size_t(p.outputs), -1);
-  port_last_request_.assign(std::size_t(p.outputs), -1);
+  port_requests_.assign(std::size_t(p.outputs), PortRequests{});
   ports_asking_.assign(std::size_t(p.outputs), 0);
   next_request_.assign(requests_.size(), -1);
   row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
@@ -293,10 +302,11 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
       }
       if (!mask) continue;
       if (va_splits_) {  // chained to its port's requests, the ports in the order of their first
-        int& last = port_last_request_[std::size_t(v.out_port)];
+        PortRequests& pr = port_requests_[std::size_t(v.out_port)];
+        int& last = pr.last;
         if (last < 0) {
           ports_asking_[std::size_t(ports++)] = v.out_port;
-          port_first_request_[std::size_t(v.out_port)] = n;
+          pr.first = n;
         } else {
           next_request_[std::size_t(last)] = n;
         }
@@ -312,8 +322,9 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     // and a port asked by one input VC (the usual case) needs no matrix.
     for (int j = 0; j < ports; ++j) {
       const int port = ports_asking_[std::size_t(j)];
-      port_last_request_[std::size_t(port)] = -1;
-      allocate_vc_group(port_first_request_[std::size_t(port)], now);
+      PortRequests& pr = port_requests_[std::size_t(port)];
+      pr.last = -1;
+      allocate_vc_group(pr.first, now);
     }
   } else {
     for (int i = 0; i < n; ++i) next_request_[i] = i + 1 < n ? i + 1 : -1;
