@@ -37,8 +37,9 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   vcs_.resize(std::size_t(p.inputs) * p.vcs);
   for (int i = 0; i < p.inputs * p.vcs; ++i) behind_.emplace_back(0);
   ready_.assign(vcs_.size(), 0);
-  credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
-  for (int o = 0; o < p.outputs; ++o) out_[o].credits = &credits_[std::size_t(o) * p.vcs];
+  if (p.vcs > kInlineCredits) credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
+  for (int o = 0; o < p.outputs; ++o)  // out_ is never resized: the inline counts stay put
+    out_[o].credits = p.vcs > kInlineCredits ? &credits_[std::size_t(o) * p.vcs] : out_[o].inline_credits;
   vc_words_.resize(std::size_t(bits::words_for(p.inputs * p.vcs)));
   int columns = 1;  // crossbar outputs per port, at most
   if (!p.copy_of.empty()) {

@@ -195,17 +195,26 @@ class alignas(64) Subswitch {
     Link* link = nullptr;
     Cycle serialization_cycles = 1;  // the link's: how long a send keeps the port's crossbar row
   };
-  struct OutputPort {
+  // An output port's state and, up to kInlineCredits VCs, its credit
+  // counts, in one cache line: receiving a credit, VC allocation and
+  // traversal each read the port and a count, and in a large network both
+  // are out of the cache every time (with the counts apart, two misses).
+  static constexpr int kInlineCredits = 7;
+  struct alignas(64) OutputPort {
     Link* link = nullptr;
-    int* credits = nullptr;       // per downstream VC (this output's row of credits_)
+    // Per downstream VC: inline_credits, or with more VCs this output's
+    // row of credits_; a copy's points to its port's.
+    int* credits = nullptr;
     std::uint64_t vc_owned = 0;   // bit per VC allocated to a packet in flight
     // Bit per VC with a credit (credits > 0), kept with the credits; every
     // VC when credits are not tracked: VC and switch allocation test it
     // with a mask instead of reading the counts.
     std::uint64_t credit_vcs = 0;
     bool track_credits = false;
+    int inline_credits[kInlineCredits] = {};
     bool owned(int vc) const { return vc_owned >> vc & 1; }
   };
+  static_assert(sizeof(OutputPort) == 64, "an output port and its credits fit one cache line");
 
   InputVc& vc_at(int port, int vc) { return vcs_[std::size_t(port) * params_.vcs + vc]; }
   const InputVc& vc_at(int port, int vc) const { return vcs_[std::size_t(port) * params_.vcs + vc]; }
@@ -294,7 +303,7 @@ class alignas(64) Subswitch {
   bool all_router_inputs_ = true;
   std::vector<VcWords, CacheLineAllocator<VcWords>> vc_words_;
   std::vector<InputPort> in_;
-  std::vector<OutputPort> out_;
+  std::vector<OutputPort, CacheLineAllocator<OutputPort>> out_;  // one cache line each
   std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
   // Per VC: the flits behind the front (empty until a second flit waits:
   // each grows only to the depth it reaches), and when the VC's current
@@ -333,7 +342,7 @@ class alignas(64) Subswitch {
   std::vector<std::uint64_t> row_outputs_;
   std::vector<int> asking_rows_;
   std::vector<int> port_of_;
-  std::vector<int> credits_;  // outputs x vcs (read through OutputPort::credits)
+  std::vector<int> credits_;  // outputs x vcs past kInlineCredits VCs (read through OutputPort::credits)
   // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
   // the row an output is held by (-1: none), and this cycle's held sends
   // (~index: a held VC that cannot send, released after the scan).
