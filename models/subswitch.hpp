@@ -104,7 +104,7 @@ class alignas(64) Subswitch {
   // accepts) has downstream_depth_flits = 0.
   void connect_input(int port, Link* link);
   void connect_output(int port, Link* link, int downstream_depth_flits);
-  Link* input_link(int port) const { return in_[port].link; }
+  Link* input_link(int port) const { return port_link(port); }
   Link* output_link(int port) const { return out_[port].link; }
 
   // One clock cycle: receive flits and credits (polling every link), then step.
@@ -141,7 +141,7 @@ class alignas(64) Subswitch {
     Cycle t = 0;
     for (std::size_t i = 0; i < vcs_.size(); ++i)
       if (vcs_[i].has_front) t = std::max(t, ready_[i]);
-    for (Cycle r : row_busy_until_) t = std::max(t, r);
+    for (const Row& r : rows_) t = std::max(t, r.busy_until);
     return t;
   }
   // Lists every non-empty VC buffer: port, VC, state, route, credits, front packet.
@@ -191,10 +191,21 @@ class alignas(64) Subswitch {
     b.pop();
     v.behind = !b.empty();
   }
-  struct InputPort {
+  // A crossbar row (an input port without input speedup): its link (its
+  // port's; a copy's is its port's), when its current send ends, the VCs
+  // that ask switch allocation this cycle and the round-robin VC pointer,
+  // in one entry: receiving, switch allocation and the send each read the
+  // row, and in a large network each array is out of the cache every time.
+  struct Row {
     Link* link = nullptr;
-    Cycle serialization_cycles = 1;  // the link's: how long a send keeps the port's crossbar row
+    Cycle busy_until = 0;
+    // Bit k: VC first + k * speedup asked this cycle (switch allocation's requests).
+    std::uint64_t vcs_asking = 0;
+    std::int32_t serialization_cycles = 1;  // the link's: how long a send keeps the row
+    std::int32_t vc_pointer = 0;  // round-robin VC choice
   };
+  static_assert(sizeof(Row) == 32, "two crossbar rows a cache line, none across two");
+  Link* port_link(int port) const { return rows_[std::size_t(port) * std::size_t(params_.input_speedup)].link; }
   // An output port's state and, up to kInlineCredits VCs, its credit
   // counts, in one cache line: receiving a credit, VC allocation and
   // traversal each read the port and a count, and in a large network both
@@ -302,7 +313,7 @@ class alignas(64) Subswitch {
   // the stage latencies without reading the vector.
   bool all_router_inputs_ = true;
   std::vector<VcWords, CacheLineAllocator<VcWords>> vc_words_;
-  std::vector<InputPort> in_;
+  std::vector<Row, CacheLineAllocator<Row>> rows_;  // inputs x speedup crossbar rows
   std::vector<OutputPort, CacheLineAllocator<OutputPort>> out_;  // one cache line each
   std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
   // Per VC: the flits behind the front (empty until a second flit waits:
@@ -323,12 +334,9 @@ class alignas(64) Subswitch {
   std::vector<int> next_request_, ports_asking_;
   std::unique_ptr<Allocator> vc_alloc_;
   std::unique_ptr<Allocator> sw_alloc_;
-  std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
-  std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
-  // Switch allocation's requests, per crossbar row: the row's VCs that
-  // asked (bit k: VC first + k * speedup); below, the crossbar outputs asked
-  // for (sw_out_words_ words a row) and the rows that asked, in scan order.
-  std::vector<std::uint64_t> row_vcs_asking_;
+  // Switch allocation's requests beside Row::vcs_asking: below, the
+  // crossbar outputs asked for (sw_out_words_ words a row) and the rows that
+  // asked, in scan order.
   std::vector<int> row_grant_;  // per crossbar row: its grant in a group round
   std::vector<std::uint64_t> sw_cols_;  // allocate_switch_plain: per output, the rows asking for it
   // A group of at most 64 requesters handed whole to the allocator
