@@ -20,12 +20,12 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
                const Clock& clock)
     : sc_module(name),
       id_(id),
-      org_(make_organization(with_seed(p.org, id))),
-      global_(global),
-      clock_(clock),
-      vcs_(p.vcs),
       message_classes_(std::max(1, p.message_classes)),
-      eject_vcs_(p.eject_vcs) {
+      eject_vcs_(p.eject_vcs),
+      global_(global),
+      vcs_(p.vcs),
+      org_(make_organization(with_seed(p.org, id))),
+      clock_(clock) {
   const SwitchDescription& d = org_.description;
   direct_routing_ = org_.routing && org_.routing->direct();
   const auto external = router_input_mask(d);
@@ -54,8 +54,8 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     port_base_.push_back(int(router_input_of_.size()));
     router_input_of_.resize(router_input_of_.size() + spec.inputs, -1);
     out_base_.push_back(int(output_ref_.size()));
-    for (int i = 0; i < spec.inputs; ++i) input_ref_.push_back({std::uint32_t(s), std::uint32_t(i)});
-    for (int o = 0; o < spec.outputs; ++o) output_ref_.push_back({std::uint32_t(s), std::uint32_t(o)});
+    for (int i = 0; i < spec.inputs; ++i) input_ref_.push_back({nullptr, std::uint32_t(s), std::uint32_t(i)});
+    for (int o = 0; o < spec.outputs; ++o) output_ref_.push_back({nullptr, std::uint32_t(s), std::uint32_t(o)});
   }
   for (std::size_t i = 0; i < d.inputs.size(); ++i)
     router_input_of_[port_base_[d.inputs[i].ss] + d.inputs[i].port] = int(i);
@@ -63,8 +63,6 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
     for (int c = 0; c < d.subswitches[s].inputs; ++c)
       if (d.subswitches[s].is_copy(c))
         router_input_of_[port_base_[s] + c] = router_input_of_[port_base_[s] + d.subswitches[s].copy_of[std::size_t(c)]];
-  input_link_.assign(input_ref_.size(), nullptr);
-  output_link_.assign(output_ref_.size(), nullptr);
   for (const ChannelSpec& c : d.channels) {
     LinkParams lp;
     lp.latency_cycles = c.latency_cycles;
@@ -77,8 +75,8 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
                                        lp);
     link->set_sender(this, out_base_[c.from_ss] + c.from_port);
     link->set_receiver(this, port_base_[c.to_ss] + c.to_port);
-    output_link_[std::size_t(out_base_[c.from_ss] + c.from_port)] = link.get();
-    input_link_[std::size_t(port_base_[c.to_ss] + c.to_port)] = link.get();
+    output_ref_[std::size_t(out_base_[c.from_ss] + c.from_port)].link = link.get();
+    input_ref_[std::size_t(port_base_[c.to_ss] + c.to_port)].link = link.get();
     subswitches_[c.from_ss]->connect_output(c.from_port, link.get(), d.subswitches[c.to_ss].vc_depth_flits);
     subswitches_[c.to_ss]->connect_input(c.to_port, link.get());
     internal_.push_back(std::move(link));
@@ -92,14 +90,14 @@ void Router::attach_input(int port, Link* link) {
   const PortAttachment& a = org_.description.inputs.at(port);
   subswitches_[a.ss]->connect_input(a.port, link);
   link->set_receiver(this, port_base_[a.ss] + a.port);
-  input_link_[std::size_t(port_base_[a.ss] + a.port)] = link;
+  input_ref_[std::size_t(port_base_[a.ss] + a.port)].link = link;
 }
 
 void Router::attach_output(int port, Link* link, int downstream_depth_flits) {
   const PortAttachment& a = org_.description.outputs.at(port);
   subswitches_[a.ss]->connect_output(a.port, link, downstream_depth_flits);
   link->set_sender(this, out_base_[a.ss] + a.port);
-  output_link_[std::size_t(out_base_[a.ss] + a.port)] = link;
+  output_ref_[std::size_t(out_base_[a.ss] + a.port)].link = link;
 }
 
 void Router::mark_terminal_output(int port) {
@@ -113,12 +111,13 @@ void Router::credits_pending(int output) { pending_credits_.mark(output); }
 RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
   // Global and local route are computed together at the router input; the
   // global decision travels in the head flit to the inner subswitches.
-  const int router_in = router_input_of_[port_base_[subswitch] + in_port];
+  const int base = subswitch == 0 ? 0 : port_base_[std::size_t(subswitch)];
+  const int router_in = router_input_of_[std::size_t(base + in_port)];
   if (router_in >= 0) {
     global_->route(*this, router_in, head);
     if (message_classes_ > 1) narrow_to_class(head);
     if (eject_vcs_ > 0) split_eject(head);
-    if (!heatmap_.empty()) ++heatmap_[std::size_t(router_in) * radix() + head.router_out];
+    if (heatmap_on_) ++heatmap_[std::size_t(router_in) * radix() + head.router_out];
   }
   if (head.traced) return route_traced(subswitch, in_port, head);
   if (direct_routing_) return {head.router_out, head.router_vc_lo, head.router_vc_hi};
@@ -179,10 +178,10 @@ void Router::tick(Cycle now) {
   // lets the misses overlap instead of following one another.
   if (pending_flits_.count() + pending_credits_.count() > 1) {
     pending_flits_.for_each_due(now, [&](int i) {
-      if (const Link* l = input_link_[std::size_t(i)]) l->prefetch_flit();
+      if (const Link* l = input_ref_[std::size_t(i)].link) l->prefetch_flit();
     });
     pending_credits_.for_each_due(now, [&](int o) {
-      if (const Link* l = output_link_[std::size_t(o)]) l->prefetch_credit();
+      if (const Link* l = output_ref_[std::size_t(o)].link) l->prefetch_credit();
     });
   }
   pending_flits_.visit_due(now, [&](int i) {
@@ -217,7 +216,10 @@ int Router::output_credits(int port) const {
   return subswitches_[a.ss]->output_credits(a.port);
 }
 
-void Router::enable_heatmap() { heatmap_.assign(std::size_t(radix()) * radix(), 0); }
+void Router::enable_heatmap() {
+  heatmap_.assign(std::size_t(radix()) * radix(), 0);
+  heatmap_on_ = true;
+}
 
 RouterActivity Router::activity() const {
   RouterActivity a;

@@ -99,29 +99,39 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
   void narrow_to_class(Flit& head) const;
   void split_eject(Flit& head) const;
+  // A flattened subswitch input or output: its subswitch and port, and
+  // its link (prefetched in tick), in one entry: tick reads both.
   struct PortRef {
+    const Link* link;
     std::uint32_t ss, port;
   };
 
-  int id_;
-  Organization org_;
-  GlobalRouting* global_;
-  Clock clock_;
-  std::vector<std::unique_ptr<Subswitch>> subswitches_;
-  std::vector<std::unique_ptr<Link>> internal_;
-  std::vector<int> router_input_of_;  // (ss, port) -> router input port or -1, flattened
-  std::vector<int> port_base_;        // first flattened index of each subswitch's inputs
-  std::vector<int> out_base_;         // first flattened index of each subswitch's outputs
-  std::vector<PortRef> input_ref_, output_ref_;  // flattened index -> subswitch and port
-  std::vector<const Link*> input_link_, output_link_;  // flattened index -> its link (prefetches in tick)
+  // The members tick, route and the kernel's active() read first and
+  // together, the set-up's last: in a large network each router's state
+  // is out of the cache when it is next visited, so each cache line these
+  // touch is a miss.
   PendingInputs pending_flits_;    // flattened subswitch inputs
   PendingInputs pending_credits_;  // flattened subswitch outputs
   bool busy_ = false;  // a buffer held flits after the last tick
   bool direct_routing_ = false;  // org_.routing->direct()
-  int weight_ = 1;
-  int vcs_ = 1, message_classes_ = 1, eject_vcs_ = 0;
-  std::vector<char> terminal_output_;  // per router output port
+  bool heatmap_on_ = false;  // enable_heatmap (heatmap_ is read only then)
+  int id_;  // read by the global routing
+  int message_classes_ = 1, eject_vcs_ = 0;
+  GlobalRouting* global_;
+  std::vector<PortRef> input_ref_, output_ref_;  // flattened index -> subswitch, port and link
+  std::vector<std::unique_ptr<Subswitch>> subswitches_;
+  std::vector<int> router_input_of_;  // (ss, port) -> router input port or -1, flattened
+  // First flattened index of each subswitch's inputs (the first's is 0:
+  // route reads it for the others only).
+  std::vector<int> port_base_;
   std::vector<std::uint64_t> heatmap_;
+  int weight_ = 1;
+  int vcs_ = 1;
+  Organization org_;
+  Clock clock_;
+  std::vector<std::unique_ptr<Link>> internal_;
+  std::vector<int> out_base_;         // first flattened index of each subswitch's outputs
+  std::vector<char> terminal_output_;  // per router output port
 };
 
 }  // namespace nwn

@@ -14,7 +14,13 @@ const char* state_name(int s) {
 }  // namespace
 
 Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing)
-    : id_(id), params_(p), by_vcs_(p.vcs), by_speedup_(p.input_speedup), routing_(routing), in_(p.inputs), out_(p.outputs), name_(std::move(name)) {
+    : params_(p),
+      routing_(routing),
+      by_vcs_(p.vcs),
+      id_(id),
+      out_(p.outputs),
+      by_speedup_(p.input_speedup),
+      name_(std::move(name)) {
   if (p.inputs < 1 || p.outputs < 1) throw std::invalid_argument(name_ + ": a subswitch needs inputs and outputs");
   if (p.vcs < 1) throw std::invalid_argument(name_ + ": vcs must be >= 1");
   if (p.vc_depth_flits < 1) throw std::invalid_argument(name_ + ": vc_depth_flits must be >= 1");
@@ -24,11 +30,15 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   // in receive_flits), not to the bound: most of a large network's stay short.
   if (p.outputs > 32767) throw std::invalid_argument(name_ + ": outputs = " + std::to_string(p.outputs) + " (at most 32767)");
   if (p.vcs > 64) throw std::invalid_argument(name_ + ": vcs = " + std::to_string(p.vcs) + " (at most 64)");
+  if (!p.router_input.empty() && int(p.router_input.size()) != p.inputs)
+    throw std::invalid_argument(name_ + ": router_input needs one entry per input");
+  all_router_inputs_ = std::all_of(p.router_input.begin(), p.router_input.end(), [](std::uint8_t r) { return r != 0; });
   vcs_.resize(std::size_t(p.inputs) * p.vcs);
   for (int i = 0; i < p.inputs * p.vcs; ++i) behind_.emplace_back(0);
   ready_.assign(vcs_.size(), 0);
-  credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
-  for (int o = 0; o < p.outputs; ++o) out_[o].credits = &credits_[std::size_t(o) * p.vcs];
+  if (p.vcs > kInlineCredits) credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
+  for (int o = 0; o < p.outputs; ++o)  // out_ is never resized: the inline counts stay put
+    out_[o].credits = p.vcs > kInlineCredits ? &credits_[std::size_t(o) * p.vcs] : out_[o].inline_credits;
   vc_words_.resize(std::size_t(bits::words_for(p.inputs * p.vcs)));
   int columns = 1;  // crossbar outputs per port, at most
   if (!p.copy_of.empty()) {
@@ -50,17 +60,14 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     if (columns > p.vcs) throw std::invalid_argument(name_ + ": more crossbar ports per port than VCs to feed them");
   }
   requests_.resize(std::size_t(p.inputs) * p.vcs * columns);
-  port_first_request_.assign(std::size_t(p.outputs), -1);
-  port_last_request_.assign(std::size_t(p.outputs), -1);
+  port_requests_.assign(std::size_t(p.outputs), PortRequests{});
   ports_asking_.assign(std::size_t(p.outputs), 0);
   next_request_.assign(requests_.size(), -1);
-  row_busy_until_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
-  row_vc_pointer_.assign(std::size_t(p.inputs) * p.input_speedup, 0);
+  rows_.resize(std::size_t(p.inputs) * p.input_speedup);
   sw_out_words_ = bits::words_for(p.outputs);
-  row_outputs_.assign(row_busy_until_.size() * std::size_t(sw_out_words_), 0);
-  row_vcs_asking_.assign(row_busy_until_.size(), 0);
-  asking_rows_.assign(row_busy_until_.size(), 0);
-  row_grant_.assign(row_busy_until_.size(), -1);
+  row_outputs_.assign(rows_.size() * std::size_t(sw_out_words_), 0);
+  asking_rows_.assign(rows_.size(), 0);
+  row_grant_.assign(rows_.size(), -1);
   plain_switch_ = !p.policy.hold_switch_for_packet && p.copy_of.empty() && p.input_speedup == 1 && p.inputs <= 64 &&
                   p.outputs <= 64;
   if (plain_switch_) sw_cols_.assign(64, 0);
@@ -68,7 +75,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   group_grants_.assign(64, -1);
   group_masks_.assign(64, 0);
   if (p.policy.hold_switch_for_packet) {
-    row_hold_vc_.assign(row_busy_until_.size(), -1);
+    row_hold_vc_.assign(rows_.size(), -1);
     out_held_by_.assign(std::size_t(p.outputs), -1);
     held_sends_.reserve(row_hold_vc_.size());
   }
@@ -87,14 +94,18 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
 }
 
 void Subswitch::connect_input(int port, Link* link) {
-  in_.at(port).link = link;
-  in_[port].serialization_cycles = Cycle(link->params().serialization_cycles);
-  int rows = params_.input_speedup;
-  if (!crossbar_ports_.empty()) {  // the copies return their credits on the port's link
-    for (int c : crossbar_ports_.at(port)) {
-      in_[c].link = link;
-      in_[c].serialization_cycles = in_[port].serialization_cycles;
+  if (port < 0 || port >= params_.inputs) throw std::out_of_range(name_ + ": no input " + std::to_string(port));
+  const int S = params_.input_speedup;
+  const auto attach = [&](int c) {  // every row of port c
+    for (int k = 0; k < S; ++k) {
+      rows_[std::size_t(c * S + k)].link = link;
+      rows_[std::size_t(c * S + k)].serialization_cycles = link->params().serialization_cycles;
     }
+  };
+  attach(port);
+  int rows = S;
+  if (!crossbar_ports_.empty()) {  // the copies return their credits on the port's link
+    for (int c : crossbar_ports_.at(port)) attach(c);
     rows *= int(crossbar_ports_[port].size());
   }
   link->reserve_credits(params_.vcs * params_.vc_depth_flits, rows);
@@ -137,7 +148,7 @@ int Subswitch::output_credits(int port) const {
 void Subswitch::cycle(Cycle now) {
   const auto own = [&](int p) { return port_of_.empty() || port_of_[std::size_t(p)] == p; };  // not a copy
   for (int p = 0; p < params_.inputs; ++p)
-    if (in_[p].link && own(p)) receive_flits(p, now);
+    if (port_link(p) && own(p)) receive_flits(p, now);
   for (int p = 0; p < params_.outputs; ++p)
     if (out_[p].link && own(p)) receive_credits(p, now);
   step(now);
@@ -188,7 +199,7 @@ void Subswitch::start_packet_if_any(int idx, Cycle ready) {
 }
 
 Cycle Subswitch::receive_flits(int port, Cycle now) {
-  Link* link = in_[port].link;
+  Link* link = port_link(port);
   Cycle at;
   while ((at = link->next_flit_at()) <= now) {
     const Flit& f = link->front_flit();  // in the link's slot: copied once, into the buffer
@@ -293,10 +304,11 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
       }
       if (!mask) continue;
       if (va_splits_) {  // chained to its port's requests, the ports in the order of their first
-        int& last = port_last_request_[std::size_t(v.out_port)];
+        PortRequests& pr = port_requests_[std::size_t(v.out_port)];
+        int& last = pr.last;
         if (last < 0) {
           ports_asking_[std::size_t(ports++)] = v.out_port;
-          port_first_request_[std::size_t(v.out_port)] = n;
+          pr.first = n;
         } else {
           next_request_[std::size_t(last)] = n;
         }
@@ -312,8 +324,9 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     // and a port asked by one input VC (the usual case) needs no matrix.
     for (int j = 0; j < ports; ++j) {
       const int port = ports_asking_[std::size_t(j)];
-      port_last_request_[std::size_t(port)] = -1;
-      allocate_vc_group(port_first_request_[std::size_t(port)], now);
+      PortRequests& pr = port_requests_[std::size_t(port)];
+      pr.last = -1;
+      allocate_vc_group(pr.first, now);
     }
   } else {
     for (int i = 0; i < n; ++i) next_request_[i] = i + 1 < n ? i + 1 : -1;
@@ -381,13 +394,14 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   for_each_switch_ready_vc([&](int idx) {
     const InputVc& v = vcs_[std::size_t(idx)];
     const int p = by_vcs_.quot(idx);
-    if (row_busy_until_[std::size_t(p)] > now) return;
+    Row& r = rows_[std::size_t(p)];
+    if (r.busy_until > now) return;
     const int out = v.out_port;
     const OutputPort& o = out_[out];
     if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) return;
     const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
     rows |= row_bit;
-    row_vcs_asking_[std::size_t(p)] |= std::uint64_t{1} << (idx - p * params_.vcs);
+    r.vcs_asking |= std::uint64_t{1} << (idx - p * params_.vcs);
     // A column's first request starts it afresh: a mask, not a branch
     // (whether the output was asked already is random).
     cols[out] = (cols[out] & (std::uint64_t{0} - (outputs >> out & 1))) | row_bit;
@@ -399,7 +413,7 @@ void Subswitch::allocate_switch_plain(Cycle now) {
     const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
     const int out = sw_alloc_->allocate_one(row, lo, outputs >> lo);
     if (out >= 0) send_from_row_plain(row, out, now);
-    row_vcs_asking_[std::size_t(row)] = 0;
+    rows_[std::size_t(row)].vcs_asking = 0;
     return;
   }
   // The sends in ascending rows, as the scan; the granted rows come as a
@@ -408,7 +422,7 @@ void Subswitch::allocate_switch_plain(Cycle now) {
     const int row = __builtin_ctzll(g);
     send_from_row_plain(row, grants[row], now);
   }
-  for (; rows; rows &= rows - 1) row_vcs_asking_[std::size_t(__builtin_ctzll(rows))] = 0;  // the requests are spent
+  for (; rows; rows &= rows - 1) rows_[std::size_t(__builtin_ctzll(rows))].vcs_asking = 0;  // the requests are spent
 }
 
 void Subswitch::allocate_switch(Cycle now) {
@@ -423,7 +437,7 @@ void Subswitch::allocate_switch(Cycle now) {
     const int p = by_vcs_.quot(idx), vc = idx - p * V;
     InputVc& v = vcs_[idx];
     const int row = p * S + by_speedup_.rem(vc);
-    if (row_busy_until_[row] > now) return;
+    if (rows_[std::size_t(row)].busy_until > now) return;
     const OutputPort& o = out_[v.out_port];
     const bool held = hold && row_hold_vc_[row] == vc;
     if (hold && !held && (row_hold_vc_[row] >= 0 || out_held_by_[v.out_port] >= 0)) return;
@@ -438,11 +452,11 @@ void Subswitch::allocate_switch(Cycle now) {
       held_sends_.push_back(idx);
       return;
     }
-    if (!row_vcs_asking_[std::size_t(row)]) {
+    if (!rows_[std::size_t(row)].vcs_asking) {
       ascending = ascending && (rows == 0 || row > asking_rows_[std::size_t(rows - 1)]);
       asking_rows_[std::size_t(rows++)] = row;
     }
-    row_vcs_asking_[std::size_t(row)] |= std::uint64_t{1} << by_speedup_.quot(vc);
+    rows_[std::size_t(row)].vcs_asking |= std::uint64_t{1} << by_speedup_.quot(vc);
     std::uint64_t* outputs = &row_outputs_[std::size_t(row) * sw_out_words_];
     bits::set(outputs, v.out_port);
     for (int k = 1; k < room; ++k) bits::set(outputs, crossbar_ports_[std::size_t(v.out_port)][std::size_t(k)]);
@@ -454,13 +468,14 @@ void Subswitch::allocate_switch(Cycle now) {
     }
     const int p = idx / V;
     traverse(p, idx % V, now);
-    row_busy_until_[p * S + idx % V % S] = now + in_[p].serialization_cycles;
+    Row& held_row = rows_[std::size_t(p * S + idx % V % S)];
+    held_row.busy_until = now + Cycle(held_row.serialization_cycles);
   }
   if (rows == 0) return;
   allocate_switch_rows(rows, ascending, now);
   for (int i = 0; i < rows; ++i) {  // the requests are spent
     const int row = asking_rows_[std::size_t(i)];
-    row_vcs_asking_[std::size_t(row)] = 0;
+    rows_[std::size_t(row)].vcs_asking = 0;
     bits::clear(&row_outputs_[std::size_t(row) * sw_out_words_], sw_out_words_);
   }
 }
@@ -532,17 +547,18 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   const int p = by_speedup_.quot(row);
   const int first = row - p * S;
   const int nrow_vcs = by_speedup_.quot(V - first + S - 1);
-  const std::uint64_t asking = row_vcs_asking_[std::size_t(row)];
+  Row& r = rows_[std::size_t(row)];
+  const std::uint64_t asking = r.vcs_asking;
   std::uint64_t candidates = asking & (asking - 1) ? 0 : asking;  // one VC asked: it asked for the grant
   for (std::uint64_t m = candidates ? 0 : asking; m; m &= m - 1) {
     const int k = __builtin_ctzll(m);
     if (vc_at(p, first + k * S).out_port == out) candidates |= std::uint64_t{1} << k;
   }
-  int& ptr = row_vc_pointer_[std::size_t(row)];
+  int& ptr = r.vc_pointer;
   if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
   const int k = bits::first_cyclic(candidates, ptr);
   traverse(p, first + k * S, now);
-  row_busy_until_[std::size_t(row)] = now + in_[p].serialization_cycles;
+  r.busy_until = now + Cycle(r.serialization_cycles);
   ptr = k + 1 == nrow_vcs ? 0 : k + 1;
 }
 
@@ -550,7 +566,8 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
 // of the port's.
 void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
   const int V = params_.vcs;
-  const std::uint64_t asking = row_vcs_asking_[std::size_t(row)];
+  Row& port_row = rows_[std::size_t(row)];
+  const std::uint64_t asking = port_row.vcs_asking;
   std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
   if (asking & (asking - 1)) {
     const InputVc* vcs = &vcs_[std::size_t(row) * V];
@@ -559,10 +576,10 @@ void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
       if (vcs[__builtin_ctzll(m)].out_port == out) candidates |= m & -m;
     if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
   }
-  int& ptr = row_vc_pointer_[std::size_t(row)];
+  int& ptr = port_row.vc_pointer;
   const int k = bits::first_cyclic(candidates, ptr);
   traverse(row, k, now);
-  row_busy_until_[std::size_t(row)] = now + in_[row].serialization_cycles;
+  port_row.busy_until = now + Cycle(port_row.serialization_cycles);
   ptr = k + 1 == V ? 0 : k + 1;
 }
 
@@ -576,7 +593,7 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   --buffered_flits_;
   ++activity_.buffer_reads;
   ++activity_.crossbar_flits;
-  in_[port].link->send_credit(vc, now);
+  port_link(port)->send_credit(vc, now);
   if (params_.policy.hold_switch_for_packet) {
     const int row = port * params_.input_speedup + vc % params_.input_speedup;
     if (f.tail || last) {
@@ -636,7 +653,7 @@ void Subswitch::trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) 
   hop.in_port = port;
   hop.in_vc = vc;
   if (e == TraceEvent::Buffer) {
-    hop.link = in_[port].link;
+    hop.link = port_link(port);
     hop.arrives = now;
   } else {
     hop.out_port = v.out_port;

@@ -30,9 +30,10 @@ namespace nwn {
 // every subswitch of a router (RouterParams holds it, the router copies it
 // into each subswitch's SubswitchParams).
 struct SwitchPolicy {
+  // The fields the per-cycle code reads come first: SubswitchParams keeps
+  // them in the cache line of its stage latencies (the allocator names
+  // below are read once, by the constructor).
   bool wormhole = false;  // false: virtual cut-through
-  std::string switch_allocator = "islip";
-  std::string vc_allocator = "islip";
   int allocator_iterations = 1;
   // Cycles between a tail leaving a VC and the route computation of the head
   // behind it: 0 computes the route in the tail's cycle; BookSim's iq router
@@ -49,22 +50,30 @@ struct SwitchPolicy {
   // then holds that VC and waits in switch allocation for a credit, and a
   // VCT packet may no longer fit whole downstream when it is granted.
   bool va_requires_credit = true;
+  std::string switch_allocator = "islip";
+  std::string vc_allocator = "islip";
 };
 
 struct SubswitchParams {
+  // What the per-cycle code reads, in one cache line at the head of a
+  // Subswitch (policy's flags included): a large network visits every
+  // router each cycle, and each line of its state is a miss.
   int inputs = 2;
   int outputs = 2;
   int vcs = 4;
   int vc_depth_flits = 16;
-  SwitchPolicy policy;
   int input_speedup = 1;  // crossbar inputs per buffered input port
   int rc_cycles = 1;
   int va_cycles = 1;
   int sa_cycles = 1;
   int st_cycles = 1;
+  int inner_rc_cycles = 0;
+  int inner_va_cycles = 0;
+  SwitchPolicy policy;
   // Inputs that are not router inputs (internal channels) skip route
   // computation and VC allocation latency: the router computed the route at
-  // its input (lookahead), and subswitches "only allocate and traverse".
+  // its input (lookahead), and subswitches "only allocate and traverse"
+  // (inner_rc_cycles, inner_va_cycles).
   std::vector<std::uint8_t> router_input;  // per input; empty = every input is a router input
   // Ports that are further crossbar ports of another port on both sides
   // (SubswitchSpec::copy_of; empty: none). A port's flits on VC v go to its
@@ -72,8 +81,6 @@ struct SubswitchParams {
   // outputs feed its link through an output queue of one flit per crossbar
   // output; credits, VC state and the link are the port's.
   std::vector<int> copy_of;
-  int inner_rc_cycles = 0;
-  int inner_va_cycles = 0;
   bool rtl_allocators = false;   // Verilated RTL allocators (make_rtl_allocator)
   RtlOptions rtl_switch_options;  // for the switch allocator (tracing)
 };
@@ -85,7 +92,7 @@ struct SubswitchActivity {
   std::uint64_t crossbar_flits = 0; // flits through the crossbar (flit-hops)
 };
 
-class Subswitch {
+class alignas(64) Subswitch {
  public:
   Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing);
 
@@ -97,7 +104,7 @@ class Subswitch {
   // accepts) has downstream_depth_flits = 0.
   void connect_input(int port, Link* link);
   void connect_output(int port, Link* link, int downstream_depth_flits);
-  Link* input_link(int port) const { return in_[port].link; }
+  Link* input_link(int port) const { return port_link(port); }
   Link* output_link(int port) const { return out_[port].link; }
 
   // One clock cycle: receive flits and credits (polling every link), then step.
@@ -134,7 +141,7 @@ class Subswitch {
     Cycle t = 0;
     for (std::size_t i = 0; i < vcs_.size(); ++i)
       if (vcs_[i].has_front) t = std::max(t, ready_[i]);
-    for (Cycle r : row_busy_until_) t = std::max(t, r);
+    for (const Row& r : rows_) t = std::max(t, r.busy_until);
     return t;
   }
   // Lists every non-empty VC buffer: port, VC, state, route, credits, front packet.
@@ -184,21 +191,41 @@ class Subswitch {
     b.pop();
     v.behind = !b.empty();
   }
-  struct InputPort {
+  // A crossbar row (an input port without input speedup): its link (its
+  // port's; a copy's is its port's), when its current send ends, the VCs
+  // that ask switch allocation this cycle and the round-robin VC pointer,
+  // in one entry: receiving, switch allocation and the send each read the
+  // row, and in a large network each array is out of the cache every time.
+  struct Row {
     Link* link = nullptr;
-    Cycle serialization_cycles = 1;  // the link's: how long a send keeps the port's crossbar row
+    Cycle busy_until = 0;
+    // Bit k: VC first + k * speedup asked this cycle (switch allocation's requests).
+    std::uint64_t vcs_asking = 0;
+    std::int32_t serialization_cycles = 1;  // the link's: how long a send keeps the row
+    std::int32_t vc_pointer = 0;  // round-robin VC choice
   };
-  struct OutputPort {
+  static_assert(sizeof(Row) == 32, "two crossbar rows a cache line, none across two");
+  Link* port_link(int port) const { return rows_[std::size_t(port) * std::size_t(params_.input_speedup)].link; }
+  // An output port's state and, up to kInlineCredits VCs, its credit
+  // counts, in one cache line: receiving a credit, VC allocation and
+  // traversal each read the port and a count, and in a large network both
+  // are out of the cache every time (with the counts apart, two misses).
+  static constexpr int kInlineCredits = 7;
+  struct alignas(64) OutputPort {
     Link* link = nullptr;
-    int* credits = nullptr;       // per downstream VC (this output's row of credits_)
+    // Per downstream VC: inline_credits, or with more VCs this output's
+    // row of credits_; a copy's points to its port's.
+    int* credits = nullptr;
     std::uint64_t vc_owned = 0;   // bit per VC allocated to a packet in flight
     // Bit per VC with a credit (credits > 0), kept with the credits; every
     // VC when credits are not tracked: VC and switch allocation test it
     // with a mask instead of reading the counts.
     std::uint64_t credit_vcs = 0;
     bool track_credits = false;
+    int inline_credits[kInlineCredits] = {};
     bool owned(int vc) const { return vc_owned >> vc & 1; }
   };
+  static_assert(sizeof(OutputPort) == 64, "an output port and its credits fit one cache line");
 
   InputVc& vc_at(int port, int vc) { return vcs_[std::size_t(port) * params_.vcs + vc]; }
   const InputVc& vc_at(int port, int vc) const { return vcs_[std::size_t(port) * params_.vcs + vc]; }
@@ -209,7 +236,7 @@ class Subswitch {
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
   void release_hold(int row, int out);
-  bool is_router_input(int port) const { return params_.router_input.empty() || params_.router_input[port]; }
+  bool is_router_input(int port) const { return all_router_inputs_ || params_.router_input[std::size_t(port)]; }
   int rc_cycles(int port) const { return is_router_input(port) ? params_.rc_cycles : params_.inner_rc_cycles; }
   int va_cycles(int port) const { return is_router_input(port) ? params_.va_cycles : params_.inner_va_cycles; }
   // Visits, in index order, the VCs switch allocation may serve: holding
@@ -224,21 +251,6 @@ class Subswitch {
   }
   void allocate_vc_group(int first, Cycle now);
   void route_vc(int idx);
-
-  int id_;
-  SubswitchParams params_;
-  bits::Divisor by_vcs_, by_speedup_;  // params_.vcs, params_.input_speedup
-  SubswitchRouting* routing_;
-  std::vector<InputPort> in_;
-  std::vector<OutputPort> out_;
-  std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
-  // Per VC: the flits behind the front (empty until a second flit waits:
-  // each grows only to the depth it reaches), and when the VC's current
-  // pipeline stage ends (Routing: route computation; Active: VC
-  // allocation), read only by the scans of the Routing and sa_wait VCs.
-  std::vector<Ring<Flit>> behind_;
-  std::vector<Cycle> ready_;
-  std::vector<int> credits_;  // outputs x vcs
   // Per 64 VCs, the bit sets the per-cycle scans read, side by side: a
   // radix-32 subswitch of 4 VCs keeps all four in one cache line (a large
   // network visits every router each cycle, and its state is not in cache).
@@ -256,15 +268,9 @@ class Subswitch {
     // them (a branch per VC that mispredicted).
     std::uint64_t sa_wait = 0;
   };
-  std::vector<VcWords, CacheLineAllocator<VcWords>> vc_words_;
   static std::uint64_t bit_of(int idx) { return std::uint64_t{1} << (idx & 63); }
   VcWords& words_of(int idx) { return vc_words_[std::size_t(idx >> 6)]; }
-  Cycle sa_wait_until_ = 0;  // the latest ready time of the sa_wait VCs (0: none)
   void end_sa_waits(Cycle now);
-  // copy_of only (empty otherwise): the crossbar ports of each port (itself
-  // first, then its copies; empty for a copy) and the port of each crossbar port.
-  std::vector<std::vector<int>> crossbar_ports_;
-  std::vector<int> port_of_;
   int output_room(int port, Cycle now) const;  // crossbar outputs of `port` its queue can take now
   // An allocation's requests before they reach the allocator: requester
   // (input VC or crossbar row), first output, and the outputs from it asked for.
@@ -272,47 +278,83 @@ class Subswitch {
     int input, base;
     std::uint64_t mask;
   };
-  std::vector<Request> requests_;
-  // VC allocation by output port: the requests of one port form a chain
-  // (first and last request of each port, next request of the same port),
-  // built in the scan when the allocation splits by port (va_splits_), and
-  // the ports asked, in the order of their first requests.
-  std::vector<int> port_first_request_, port_last_request_, next_request_, ports_asking_;
-  bool va_splits_ = false;  // vc_alloc_->splits_by_disjoint_outputs()
-  std::vector<Cycle> row_busy_until_;  // inputs x speedup crossbar rows
-  std::vector<int> row_vc_pointer_;    // round-robin VC choice per crossbar row
-  // Switch allocation's requests, per crossbar row: the crossbar outputs
-  // asked for (sw_out_words_ words a row), the row's VCs that asked (bit k:
-  // VC first + k * speedup), and the rows that asked, in scan order.
-  int sw_out_words_ = 1;
-  std::vector<std::uint64_t> row_outputs_;
-  std::vector<std::uint64_t> row_vcs_asking_;
-  std::vector<int> asking_rows_;
-  // A group of at most 64 requesters handed whole to the allocator
-  // (Allocator::allocate_group): the requesters, their masks, their grants.
-  std::vector<int> group_inputs_, group_grants_;
-  std::vector<std::uint64_t> group_masks_;
-  std::vector<int> row_grant_;  // per crossbar row: its grant in a group round
+  // VC allocation by output port: the first and last request of a port's
+  // chain (next_request_), side by side as the scan writes them together.
+  struct PortRequests {
+    int first = -1, last = -1;
+  };
   void send_from_row(int row, int column, Cycle now);
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
   void allocate_switch_plain(Cycle now);
   void send_from_row_plain(int row, int out, Cycle now);
-  bool plain_switch_ = false;  // allocate_switch_plain applies
-  std::vector<std::uint64_t> sw_cols_;  // allocate_switch_plain: per output, the rows asking for it
-  // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
-  // the row an output is held by (-1: none), and this cycle's held sends
-  // (~index: a held VC that cannot send, released after the scan).
-  std::vector<int> row_hold_vc_, out_held_by_, held_sends_;
-  std::unique_ptr<Allocator> vc_alloc_;
-  std::unique_ptr<Allocator> sw_alloc_;
-  std::uint64_t buffered_flits_ = 0;
-  SubswitchActivity activity_;
-  PacketTracer* tracer_ = nullptr;
   // Only flits with Flit::traced get here: cold, out of line and with few
   // arguments (the rest is read from the VC's state), so the hooks leave
   // the per-cycle code as it was.
   [[gnu::cold, gnu::noinline]] void trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) const;
   [[gnu::cold, gnu::noinline]] void trace_vc_grants(Cycle now, int requests);
+
+  // The members in the order the per-cycle code reads them, the rest last:
+  // in a large network each router's state is out of the cache when it is
+  // next visited, so every cache line a step touches is a miss, and the
+  // members it reads packed together touch fewer lines (the class is
+  // line-aligned). params_ first: its head line holds all the per-cycle
+  // parameters, its strings and vectors follow (read by the constructor).
+  SubswitchParams params_;
+  std::uint64_t buffered_flits_ = 0;
+  Cycle sa_wait_until_ = 0;  // the latest ready time of the sa_wait VCs (0: none)
+  SubswitchActivity activity_;
+  PacketTracer* tracer_ = nullptr;
+  SubswitchRouting* routing_;
+  bits::Divisor by_vcs_;  // params_.vcs
+  int id_;
+  bool plain_switch_ = false;  // allocate_switch_plain applies
+  bool va_splits_ = false;  // vc_alloc_->splits_by_disjoint_outputs()
+  // Every input a router input (params_.router_input all set or empty):
+  // the stage latencies without reading the vector.
+  bool all_router_inputs_ = true;
+  std::vector<VcWords, CacheLineAllocator<VcWords>> vc_words_;
+  std::vector<Row, CacheLineAllocator<Row>> rows_;  // inputs x speedup crossbar rows
+  std::vector<OutputPort, CacheLineAllocator<OutputPort>> out_;  // one cache line each
+  std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
+  // Per VC: the flits behind the front (empty until a second flit waits:
+  // each grows only to the depth it reaches), and when the VC's current
+  // pipeline stage ends (Routing: route computation; Active: VC
+  // allocation), read only by the scans of the Routing and sa_wait VCs.
+  std::vector<Ring<Flit>> behind_;
+  std::vector<Cycle> ready_;
+  // copy_of only (empty otherwise): the crossbar ports of each port (itself
+  // first, then its copies; empty for a copy) and the port of each crossbar port.
+  std::vector<std::vector<int>> crossbar_ports_;
+  std::vector<Request> requests_;
+  // VC allocation by output port: the requests of one port form a chain
+  // (first and last request of each port, next request of the same port),
+  // built in the scan when the allocation splits by port (va_splits_), and
+  // the ports asked, in the order of their first requests.
+  std::vector<PortRequests> port_requests_;
+  std::vector<int> next_request_, ports_asking_;
+  std::unique_ptr<Allocator> vc_alloc_;
+  std::unique_ptr<Allocator> sw_alloc_;
+  // Switch allocation's requests beside Row::vcs_asking: below, the
+  // crossbar outputs asked for (sw_out_words_ words a row) and the rows that
+  // asked, in scan order.
+  std::vector<int> row_grant_;  // per crossbar row: its grant in a group round
+  std::vector<std::uint64_t> sw_cols_;  // allocate_switch_plain: per output, the rows asking for it
+  // A group of at most 64 requesters handed whole to the allocator
+  // (Allocator::allocate_group): the requesters, their masks, their grants.
+  std::vector<int> group_inputs_, group_grants_;
+  std::vector<std::uint64_t> group_masks_;
+  // Read only by the general switch allocation (input speedup, port
+  // copies, held connections) and the set-up.
+  bits::Divisor by_speedup_;  // params_.input_speedup
+  int sw_out_words_ = 1;
+  std::vector<std::uint64_t> row_outputs_;
+  std::vector<int> asking_rows_;
+  std::vector<int> port_of_;
+  std::vector<int> credits_;  // outputs x vcs past kInlineCredits VCs (read through OutputPort::credits)
+  // hold_switch_for_packet only (empty otherwise): the VC a row is held for,
+  // the row an output is held by (-1: none), and this cycle's held sends
+  // (~index: a held VC that cannot send, released after the scan).
+  std::vector<int> row_hold_vc_, out_held_by_, held_sends_;
   std::string name_;
 };
 
