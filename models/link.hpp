@@ -46,6 +46,12 @@ class LinkEnd {
   // busy link is spared a virtual call per item.
   virtual void flits_pending(int tag) = 0;
   virtual void credits_pending(int tag) = 0;
+  // The same, with the arrival cycle of the first item pending: an end that
+  // keeps it (PendingInputs::mark) visits the link only once that item is
+  // due, rather than at its next tick to find it is not, a test whose
+  // outcome is as good as random when the link's writer runs in its cluster.
+  virtual void flits_pending_at(int tag, Cycle) { flits_pending(tag); }
+  virtual void credits_pending_at(int tag, Cycle) { credits_pending(tag); }
 };
 
 // The inputs of a link end with items published and not yet read, and when
@@ -58,12 +64,14 @@ class PendingInputs {
     next_at_.assign(std::size_t(n), 0);
     count_ = 0;
   }
-  void mark(int i) {
+  // Input i has items pending, the first due at `at` (0: unknown, read at
+  // the next tick).
+  void mark(int i, Cycle at = 0) {
     std::uint64_t& w = bits_[std::size_t(i) >> 6];
     const std::uint64_t b = std::uint64_t{1} << (i & 63);
     if (w & b) return;
     w |= b;
-    next_at_[std::size_t(i)] = 0;  // read at the next tick
+    next_at_[std::size_t(i)] = at;
     ++count_;
   }
   int count() const { return count_; }
@@ -78,19 +86,29 @@ class PendingInputs {
   }
   // Calls read(i) for every marked input with an item due at `now`; read
   // returns the arrival of the input's next item, kNever when it has none
-  // (the input is then unmarked).
+  // (the input is then unmarked). Whether an input is due, and whether it
+  // has nothing left after its read, are as good as random from one input
+  // to the next: both become bits of a mask without a branch, and only the
+  // due inputs are visited.
   template <typename Read>
   void visit_due(Cycle now, Read&& read) {
-    for (std::size_t w = 0; w < bits_.size(); ++w)
+    for (std::size_t w = 0; w < bits_.size(); ++w) {
+      const Cycle* next_at = &next_at_[w * 64];
+      std::uint64_t due = 0;
       for (std::uint64_t word = bits_[w]; word; word &= word - 1) {
-        const std::size_t i = w * 64 + std::size_t(__builtin_ctzll(word));
-        if (next_at_[i] > now) continue;
-        next_at_[i] = read(int(i));
-        if (next_at_[i] == kNever) {
-          bits_[w] &= ~(std::uint64_t{1} << (i & 63));
-          --count_;
-        }
+        const int b = __builtin_ctzll(word);
+        due |= std::uint64_t(next_at[b] <= now) << b;
       }
+      std::uint64_t done = 0;
+      for (; due; due &= due - 1) {
+        const int b = __builtin_ctzll(due);
+        const Cycle next = read(int(w * 64) + b);
+        next_at_[w * 64 + std::size_t(b)] = next;
+        done |= std::uint64_t(next == kNever) << b;
+      }
+      bits_[w] &= ~done;
+      count_ -= __builtin_popcountll(done);
+    }
   }
 
  private:
@@ -356,13 +374,15 @@ class alignas(64) Link {
     flits_dirty_ = false;
     const bool was_drained = flits_.drained();
     flits_.publish();
-    if (receiver_ && was_drained) receiver_->flits_pending(receiver_tag_);
+    // (Nothing new, as from an empty put_flits: 0, read at the next tick.)
+    if (receiver_ && was_drained) receiver_->flits_pending_at(receiver_tag_, flits_.drained() ? 0 : flits_.front_at());
   }
   void publish_credits() {
     credits_dirty_ = false;
     const bool was_drained = credits_.drained();
     credits_.publish();
-    if (credit_sender_ && was_drained) credit_sender_->credits_pending(sender_tag_);
+    if (credit_sender_ && was_drained)
+      credit_sender_->credits_pending_at(sender_tag_, credits_.drained() ? 0 : credits_.front_at());
   }
 
   // A large network does not fit in the caches: each direction keeps all

@@ -93,6 +93,32 @@ TEST(PendingInputs, VisitsOnlyMarkedInputsWhenDue) {
   EXPECT_EQ(seen.size(), 1u);
 }
 
+TEST(PendingInputs, AnInputMarkedWithItsArrivalIsVisitedOnlyThen) {
+  PendingInputs p;
+  p.resize(70);
+  p.mark(2, 4);
+  p.mark(2, 1);  // already marked: the first arrival stands
+  p.mark(66, 3);
+  p.mark(5);  // arrival unknown: visited at the next tick
+  std::vector<std::pair<int, Cycle>> seen;
+  auto visit = [&](Cycle now, Cycle next) {
+    p.visit_due(now, [&](int i) {
+      seen.push_back({i, now});
+      return next;
+    });
+  };
+  for (Cycle now = 0; now < 6; ++now) visit(now, kNever);
+  EXPECT_EQ(seen, (std::vector<std::pair<int, Cycle>>{{5, 0}, {66, 3}, {2, 4}}));
+  EXPECT_EQ(p.count(), 0);
+  p.mark(66, 7);
+  visit(7, 9);  // still pending: kept, due again at 9
+  visit(8, kNever);
+  EXPECT_EQ(p.count(), 1);
+  visit(9, kNever);
+  EXPECT_EQ(p.count(), 0);
+  EXPECT_EQ(seen.size(), 5u);
+}
+
 // A link end that records what publication tells it.
 struct RecordingEnd : LinkEnd {
   std::vector<int> flits, credits;
@@ -193,6 +219,33 @@ TEST(Link, WithAnOutboxASendIsSeenOnlyAfterPublish) {
   EXPECT_EQ(l.next_credit_at(), 3u);
 }
 
+// Publication names the arrival of the first item pending, so that the
+// reading end need not visit the link before then.
+TEST(Link, PublicationTellsWhenTheFirstItemArrives) {
+  struct TimedEnd : RecordingEnd {
+    std::vector<std::pair<int, Cycle>> flits_at, credits_at;
+    void flits_pending_at(int tag, Cycle at) override { flits_at.push_back({tag, at}); }
+    void credits_pending_at(int tag, Cycle at) override { credits_at.push_back({tag, at}); }
+  };
+  Link l("l", LinkParams{3, 2, 1, 0.0, 64});
+  TimedEnd a, b;
+  std::vector<Link*> outbox_a, outbox_b;
+  a.outbox = &outbox_a;
+  b.outbox = &outbox_b;
+  l.set_sender(&a, 7);
+  l.set_receiver(&b, 9);
+  l.reserve_flits(0);
+  l.reserve_credits(4, 1);
+  l.send(flit(1), 10);
+  l.send_credit(0, 11);
+  l.publish();
+  l.send(flit(2), 12);  // not drained: no new call
+  l.publish();
+  EXPECT_EQ(b.flits_at, (std::vector<std::pair<int, Cycle>>{{9, 13}}));
+  EXPECT_EQ(a.credits_at, (std::vector<std::pair<int, Cycle>>{{7, 13}}));
+  EXPECT_TRUE(a.flits.empty() && b.flits.empty() && a.credits.empty());
+}
+
 TEST(Link, ALocalLinkPublishesAtOnce) {
   Link l("l", LinkParams{});
   RecordingEnd end;
@@ -238,6 +291,7 @@ struct Ponger : Clocked {
     });
   }
   void flits_pending(int i) override { pending.mark(i); }
+  void flits_pending_at(int i, Cycle at) override { pending.mark(i, at); }
   void credits_pending(int) override {}
 };
 
