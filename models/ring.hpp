@@ -54,13 +54,6 @@ class Ring {
     assert(size_ > 0);
     head_ = --size_ == 0 ? 0 : (head_ + 1) & (slots_.size() - 1);
   }
-  // Removes the front item and returns it in place (no copy): the
-  // reference stays valid until the next push.
-  T& take_front() {
-    T& v = front();
-    pop();
-    return v;
-  }
   void clear() { head_ = size_ = 0; }
 
  private:
