@@ -45,6 +45,7 @@ struct Rig {
     LinkParams in, out;
     int route_vc_lo = 0, route_vc_hi = -1;  // -1: the last VC
     int rc_cycles = 1;
+    bool hold_switch = false;  // router.hold_switch_for_packet: the general switch path, not the plain one
   };
   explicit Rig(const Options& o)
       : routing(o.route_vc_lo, o.route_vc_hi < 0 ? o.vcs - 1 : o.route_vc_hi) {
@@ -54,6 +55,7 @@ struct Rig {
     p.vc_depth_flits = 64;  // the rig feeds flits without upstream credits
     p.policy.wormhole = o.wormhole;
     p.rc_cycles = o.rc_cycles;
+    p.policy.hold_switch_for_packet = o.hold_switch;
     for (int i = 0; i < 2; ++i) {
       in.push_back(std::make_unique<Link>("in" + std::to_string(i), o.in));
       out.push_back(std::make_unique<Link>("out" + std::to_string(i), o.out));
@@ -328,18 +330,24 @@ TEST(VcAllocation, OnlyTheRoutedVcRangeIsGranted) {
 
 // A flit of S cycles occupies its channel, and its crossbar input, for S
 // cycles: the flits of a packet leave S cycles apart, whichever of the two
-// is the slower.
+// is the slower. Both switch paths: the plain one, and the general one (here
+// through held connections: the head is allocated, the body follows on the
+// connection), which keep a crossbar row busy in different places.
 TEST(Serialization, MultiCycleFlitsLeaveTheirSerializationTimeApart) {
-  for (auto [in_s, out_s] : {std::pair{1, 3}, {3, 1}, {2, 2}}) {
-    SCOPED_TRACE("input " + std::to_string(in_s) + ", output " + std::to_string(out_s));
-    Rig::Options o;
-    o.in.serialization_cycles = in_s;
-    o.out.serialization_cycles = out_s;
-    Rig rig(o);
-    rig.packet(0, 1, 4, 1, 0);  // flits written 1, 2, 3, 4 (the rig ignores the input's pacing)
-    rig.run(60);
-    const Cycle s = Cycle(std::max(in_s, out_s));
-    EXPECT_EQ(rig.arrivals(1), (Cycles{6, 6 + s, 6 + 2 * s, 6 + 3 * s}));
+  for (bool hold : {false, true}) {
+    for (auto [in_s, out_s] : {std::pair{1, 3}, {3, 1}, {2, 2}}) {
+      SCOPED_TRACE("input " + std::to_string(in_s) + ", output " + std::to_string(out_s) +
+                   (hold ? ", held connections" : ""));
+      Rig::Options o;
+      o.in.serialization_cycles = in_s;
+      o.out.serialization_cycles = out_s;
+      o.hold_switch = hold;
+      Rig rig(o);
+      rig.packet(0, 1, 4, 1, 0);  // flits written 1, 2, 3, 4 (the rig ignores the input's pacing)
+      rig.run(60);
+      const Cycle s = Cycle(std::max(in_s, out_s));
+      EXPECT_EQ(rig.arrivals(1), (Cycles{6, 6 + s, 6 + 2 * s, 6 + 3 * s}));
+    }
   }
 }
 
