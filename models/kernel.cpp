@@ -23,6 +23,7 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
     all_.insert(all_.end(), c.begin(), c.end());
   }
   cluster_begin_.push_back(all_.size());
+  with_end_block_ = all_;
   const std::size_t n_clusters = cluster_begin_.size() - 1;
   threads = std::max(1, std::min<int>(threads, int(std::max<std::size_t>(n_clusters, 1))));
   shares_ = std::vector<Share>(std::size_t(threads));
@@ -159,6 +160,15 @@ void Kernel::publish_outboxes() {
   }
 }
 
+void Kernel::end_blocks() {
+  for (Clocked* c : with_end_block_) c->end_block();
+  if (end_blocks_known_) return;
+  end_blocks_known_ = true;
+  with_end_block_.erase(std::remove_if(with_end_block_.begin(), with_end_block_.end(),
+                                       [](const Clocked* c) { return c->end_block_does_nothing(); }),
+                        with_end_block_.end());
+}
+
 void Kernel::worker(std::size_t index) {
   std::uint64_t seen = 0;
   for (;;) {
@@ -243,10 +253,10 @@ void Kernel::cycle() {
   if (shares_.size() == 1 || exchange_) {
     publish_outboxes();
     if (exchange_) exchange_->after_publish();
-    for (Clocked* c : all_) c->end_block();
+    end_blocks();
   } else {
     start_workers(kPublish);
-    for (Clocked* c : all_) c->end_block();
+    end_blocks();
     wait_for_workers();
   }
 

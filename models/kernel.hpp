@@ -55,7 +55,13 @@ class Clocked : public LinkEnd {
   // After every block, on the kernel's thread, in component order, while
   // another thread may publish the block's sends: it must not touch what
   // publishing does (links, and this end's marks of pending inputs).
-  virtual void end_block() {}
+  // The default does nothing but note so: the kernel then stops calling it
+  // (in a large network each call on a router is a cache miss a block).
+  virtual void end_block() { end_block_does_nothing_ = true; }
+  bool end_block_does_nothing() const { return end_block_does_nothing_; }
+
+ private:
+  bool end_block_does_nothing_ = false;
 };
 
 // Ranks (sim/exchange.hpp): the clusters of one network run in several
@@ -127,11 +133,16 @@ class Kernel : public sc_core::sc_module {
   void split_chunks();
   void run_cluster(std::size_t k, Cycle now, Cycle cycles);
   void publish_outboxes();
+  void end_blocks();
   void worker(std::size_t index);
   void start_workers(int phase);
   void wait_for_workers();
 
   std::vector<Clocked*> all_;               // clusters one after another
+  // The components whose end_block does something (all of them until the
+  // first block's calls tell), in component order.
+  std::vector<Clocked*> with_end_block_;
+  bool end_blocks_known_ = false;
   std::vector<std::size_t> cluster_begin_;  // cluster k: all_[cluster_begin_[k], cluster_begin_[k + 1])
   // Runs of neighbouring clusters; each thread starts a block on its own
   // consecutive chunks, split by what each chunk took in the blocks before

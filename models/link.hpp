@@ -20,6 +20,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -57,31 +58,36 @@ class LinkEnd {
 // The inputs of a link end with items published and not yet read, and when
 // the first of each arrives: a cycle reads a link only when something on it
 // is due (the kernel's publish phase marks, the end's tick visits).
+// In a large network a mark from another router finds this state out of the
+// cache: the marks' words and the arrivals share one allocation (a radix-32
+// router's word lies in the line of its first inputs' arrivals), and the
+// object is two words, which leaves room in its owner's first cache line.
 class PendingInputs {
  public:
   void resize(int n) {
-    bits_.assign(std::size_t(n + 63) / 64, 0);
-    next_at_.assign(std::size_t(n), 0);
+    words_ = std::uint32_t((n + 63) / 64);
+    data_.reset(new std::uint64_t[std::size_t(words_) + std::size_t(n)]());
     count_ = 0;
   }
   // Input i has items pending, the first due at `at` (0: unknown, read at
   // the next tick).
   void mark(int i, Cycle at = 0) {
-    std::uint64_t& w = bits_[std::size_t(i) >> 6];
+    std::uint64_t& w = data_[std::size_t(i) >> 6];
     const std::uint64_t b = std::uint64_t{1} << (i & 63);
     if (w & b) return;
     w |= b;
-    next_at_[std::size_t(i)] = at;
+    next_at()[std::size_t(i)] = at;
     ++count_;
   }
   int count() const { return count_; }
   // Calls f(i) for every marked input with an item due at `now`, changing nothing.
   template <typename F>
   void for_each_due(Cycle now, F&& f) const {
-    for (std::size_t w = 0; w < bits_.size(); ++w)
-      for (std::uint64_t word = bits_[w]; word; word &= word - 1) {
+    const Cycle* next_at = this->next_at();
+    for (std::size_t w = 0; w < words_; ++w)
+      for (std::uint64_t word = data_[w]; word; word &= word - 1) {
         const std::size_t i = w * 64 + std::size_t(__builtin_ctzll(word));
-        if (next_at_[i] <= now) f(int(i));
+        if (next_at[i] <= now) f(int(i));
       }
   }
   // Calls read(i) for every marked input with an item due at `now`; read
@@ -92,10 +98,10 @@ class PendingInputs {
   // due inputs are visited.
   template <typename Read>
   void visit_due(Cycle now, Read&& read) {
-    for (std::size_t w = 0; w < bits_.size(); ++w) {
-      const Cycle* next_at = &next_at_[w * 64];
+    for (std::size_t w = 0; w < words_; ++w) {
+      Cycle* next_at = this->next_at() + w * 64;
       std::uint64_t due = 0;
-      for (std::uint64_t word = bits_[w]; word; word &= word - 1) {
+      for (std::uint64_t word = data_[w]; word; word &= word - 1) {
         const int b = __builtin_ctzll(word);
         due |= std::uint64_t(next_at[b] <= now) << b;
       }
@@ -103,19 +109,22 @@ class PendingInputs {
       for (; due; due &= due - 1) {
         const int b = __builtin_ctzll(due);
         const Cycle next = read(int(w * 64) + b);
-        next_at_[w * 64 + std::size_t(b)] = next;
+        next_at[b] = next;
         done |= std::uint64_t(next == kNever) << b;
       }
-      bits_[w] &= ~done;
+      data_[w] &= ~done;
       count_ -= __builtin_popcountll(done);
     }
   }
 
  private:
-  std::vector<std::uint64_t> bits_;
-  std::vector<Cycle> next_at_;
+  Cycle* next_at() const { return data_.get() + words_; }
+  // The marks (one bit an input, words_ words), then each input's first arrival.
+  std::unique_ptr<std::uint64_t[]> data_;
   int count_ = 0;
+  std::uint32_t words_ = 0;
 };
+static_assert(sizeof(PendingInputs) == 16, "two words: room in the owner's first cache line");
 
 struct LinkParams {
   int latency_cycles = 1;         // flit: send at t, readable at t + latency

@@ -293,6 +293,8 @@ struct Ponger : Clocked {
   void flits_pending(int i) override { pending.mark(i); }
   void flits_pending_at(int i, Cycle at) override { pending.mark(i, at); }
   void credits_pending(int) override {}
+  void end_block() override { ++end_blocks; }
+  std::uint64_t end_blocks = 0;
 };
 
 struct PingPong {
@@ -334,6 +336,13 @@ TEST(Kernel, BlocksAndThreadsChangeTheOrderOfTicksNotTheArrivals) {
             (TickLog{{'a', 0}, {'a', 1}, {'a', 2}, {'a', 3}, {'b', 0}}));
   // Idle cycles cost no evaluation: after the last delivery (cycle 15) the kernel sleeps.
   EXPECT_LT(block.kernel->evaluations(), 40u / 4);
+  // A component's own end_block runs after every block; the default one
+  // tells the kernel it does nothing, and is not called again.
+  for (const PingPong* p : {&step, &block, &two}) {
+    EXPECT_EQ(p->b.end_blocks, p->kernel->evaluations());
+    EXPECT_FALSE(p->b.end_block_does_nothing());
+    EXPECT_TRUE(p->a.end_block_does_nothing());
+  }
 }
 
 }  // namespace
