@@ -288,7 +288,9 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
   on_created(e);
-  if (!nis_[local]->accept(e)) refused(local);
+  NetworkInterface& ni = *nis_[local];
+  if (ni.inject_at_once(e, now)) return;  // most packets at moderate load: no queue, no active entry
+  if (!ni.accept(e)) refused(local);
   activate(local);
 }
 

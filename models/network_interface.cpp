@@ -39,7 +39,8 @@ std::uint64_t NetworkInterface::queued_flits() const {
 
 // Virtual cut-through takes a VC only when the whole packet fits; a message
 // class takes VCs of its own range. False: no VC has the credits yet.
-bool NetworkInterface::choose_vc(const PacketHeader& p) {
+// True: the packet's head goes on VC vc_ at `now`.
+bool NetworkInterface::choose_vc(const PacketHeader& p, Cycle now) {
   const int need = params_.wormhole ? 1 : p.size_flits;
   const int per = vcs_per_class_, first = cur_ * per;
   // Round robin from vc_pointer_ (< per), wrapping without a division.
@@ -49,31 +50,45 @@ bool NetworkInterface::choose_vc(const PacketHeader& p) {
     if (credits_[vc] >= need) {
       vc_ = vc;
       vc_pointer_ = next;
+      injected_ = now;
       return true;
     }
   }
   return false;
 }
 
-void NetworkInterface::inject(Cycle now) {
-  if (sent_of_current_ == 0) cur_ = queue_[1].empty() ? 0 : 1;  // responses first, packet by packet
-  PacketHeader& p = queue_[cur_].front();
-  if (sent_of_current_ == 0) {
-    if (!choose_vc(p)) return;
-    injected_ = now;
-  }
-  if (credits_[vc_] <= 0) return;
-  const Flit f = packet_flit(p, injected_, vc_, sent_of_current_ == 0, sent_of_current_ + 1 == p.size_flits);
+// A flit of p, on VC vc_ (which has a credit for it), onto the link.
+void NetworkInterface::send_flit(const PacketHeader& p, Cycle now, bool head, bool tail) {
+  const Flit f = packet_flit(p, injected_, vc_, head, tail);
   --credits_[vc_];
   if (p.traced) trace_inject(now);  // rebuilds the flit from the members, so nothing stays live for it
   inject_.send(f, now);
-  if (f.tail) {
+}
+
+void NetworkInterface::inject(Cycle now) {
+  if (sent_of_current_ == 0) cur_ = queue_[1].empty() ? 0 : 1;  // responses first, packet by packet
+  PacketHeader& p = queue_[cur_].front();
+  if (sent_of_current_ == 0 && !choose_vc(p, now)) return;
+  if (credits_[vc_] <= 0) return;
+  const bool tail = sent_of_current_ + 1 == p.size_flits;
+  send_flit(p, now, sent_of_current_ == 0, tail);
+  if (tail) {
     if (shared_.sink) group_->sink_dequeued(external_packet(p, now), cur_);
     queue_[cur_].pop();
     sent_of_current_ = 0;
   } else {
     ++sent_of_current_;
   }
+}
+
+bool NetworkInterface::inject_at_once(const PacketHeader& p, Cycle now) {
+  if (p.size_flits != 1 || p.traced || params_.message_classes > 1 || shared_.sink || busy() ||
+      !inject_.can_send(now))
+    return false;
+  cur_ = 0;  // as inject takes it (one class)
+  if (!choose_vc(p, now)) return false;
+  send_flit(p, now, true, true);
+  return true;
 }
 
 namespace {

@@ -119,17 +119,28 @@ class NetworkInterface {
   std::uint64_t window_ejected() const { return window_ejected_; }
 
   // Each returns when the link's next item arrives (kNever: none pending).
+  // One test a round (kNever is after every cycle): after the item due now
+  // the next is nearly always later or not there, and a second test
+  // (ready, then the next arrival) would be a second guess of that.
   Cycle take_credits(Cycle now) {
-    while (inject_.credit_ready(now)) ++credits_[inject_.pop_credit()];
-    return inject_.next_credit_at();
+    Cycle at;
+    while ((at = inject_.next_credit_at()) <= now) ++credits_[inject_.pop_credit()];
+    return at;
   }
   Cycle take_flits(Cycle now) {
-    while (eject_.flit_ready(now)) receive(eject_.pop_flit(), now);
-    return eject_.next_flit_at();
+    Cycle at;
+    while ((at = eject_.next_flit_at()) <= now) receive(eject_.pop_flit(), now);
+    return at;
   }
   void inject_if_possible(Cycle now) {
     if (busy() && inject_.can_send(now)) inject(now);
   }
+  // A one-flit packet created at `now` with nothing queued before it goes
+  // straight onto the link, as inject would send it later in the cycle,
+  // without passing through the source queue; false: it joins the queue
+  // (accept). Only for packets that nobody traces and no sink waits for:
+  // their events keep the order of creations first, then injections.
+  bool inject_at_once(const PacketHeader& p, Cycle now);
   // A packet joins the source queue of its class; false: a class this
   // interface has no queue for. The group's terminals hand their packets
   // here.
@@ -146,7 +157,8 @@ class NetworkInterface {
   }
  private:
   void inject(Cycle now);
-  bool choose_vc(const PacketHeader& p);
+  bool choose_vc(const PacketHeader& p, Cycle now);
+  inline void send_flit(const PacketHeader& p, Cycle now, bool head, bool tail);
   void receive(const Flit& f, Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_inject(Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_eject(Cycle now, const Flit& f);
