@@ -191,16 +191,24 @@ TEST(Link, FlitsSentCountsSendsNotPuts) {
   EXPECT_EQ(l.flits_in_flight(), 3u);
 }
 
+// Link `l` between two components whose sends wait in outboxes (one vector
+// may serve both) until publish: tags 4 and 9 unless given, room for what
+// these tests send.
+void connect_with_outboxes(Link& l, RecordingEnd& sender, std::vector<Link*>& sender_outbox, RecordingEnd& receiver,
+                           std::vector<Link*>& receiver_outbox, int sender_tag = 4, int receiver_tag = 9) {
+  sender.outbox = &sender_outbox;
+  receiver.outbox = &receiver_outbox;
+  l.set_sender(&sender, sender_tag);
+  l.set_receiver(&receiver, receiver_tag);
+  l.reserve_flits(0);
+  l.reserve_credits(4, 1);
+}
+
 TEST(Link, WithAnOutboxASendIsSeenOnlyAfterPublish) {
   Link l("l", LinkParams{});
   RecordingEnd sender, receiver;
   std::vector<Link*> outbox;
-  sender.outbox = &outbox;
-  receiver.outbox = &outbox;
-  l.set_sender(&sender, 4);
-  l.set_receiver(&receiver, 9);
-  l.reserve_flits(0);
-  l.reserve_credits(4, 1);
+  connect_with_outboxes(l, sender, outbox, receiver, outbox);
   l.send(flit(1), 0);
   l.send(flit(2), 1);  // the same cycle's link goes to the outbox once
   EXPECT_EQ(outbox, std::vector<Link*>{&l});
@@ -230,12 +238,7 @@ TEST(Link, PublicationTellsWhenTheFirstItemArrives) {
   Link l("l", LinkParams{3, 2, 1, 0.0, 64});
   TimedEnd a, b;
   std::vector<Link*> outbox_a, outbox_b;
-  a.outbox = &outbox_a;
-  b.outbox = &outbox_b;
-  l.set_sender(&a, 7);
-  l.set_receiver(&b, 9);
-  l.reserve_flits(0);
-  l.reserve_credits(4, 1);
+  connect_with_outboxes(l, a, outbox_a, b, outbox_b, 7);
   l.send(flit(1), 10);
   l.send_credit(0, 11);
   l.publish();
