@@ -71,6 +71,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   plain_switch_ = !p.policy.hold_switch_for_packet && p.copy_of.empty() && p.input_speedup == 1 && p.inputs <= 64 &&
                   p.outputs <= 64;
   if (plain_switch_) sw_cols_.assign(64, 0);
+  vc_bytes_ = plain_switch_ && p.vcs <= 8;
   group_inputs_.assign(64, 0);
   group_grants_.assign(64, -1);
   group_masks_.assign(64, 0);
@@ -388,6 +389,7 @@ void Subswitch::allocate_vc_group(int first, Cycle now) {
 // so neither side builds and clears per-row masks, and the sends in
 // ascending rows (the scan's order). The same requests, grants and sends as
 // the general code.
+template <bool kVcBytes>
 void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
   std::uint64_t* cols = sw_cols_.data();  // set for the bits of `outputs` only
@@ -401,7 +403,8 @@ void Subswitch::allocate_switch_plain(Cycle now) {
     if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) return;
     const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
     rows |= row_bit;
-    r.vcs_asking |= std::uint64_t{1} << (idx - p * params_.vcs);
+    const int k = idx - p * params_.vcs;
+    r.vcs_asking |= kVcBytes ? std::uint64_t(out + 1) << (8 * k) : std::uint64_t{1} << k;
     // A column's first request starts it afresh: a mask, not a branch
     // (whether the output was asked already is random).
     cols[out] = (cols[out] & (std::uint64_t{0} - (outputs >> out & 1))) | row_bit;
@@ -412,7 +415,7 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
     const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
     const int out = sw_alloc_->allocate_one(row, lo, outputs >> lo);
-    if (out >= 0) send_from_row_plain(row, out, now);
+    if (out >= 0) send_from_row_plain<kVcBytes>(row, out, now);
     rows_[std::size_t(row)].vcs_asking = 0;
     return;
   }
@@ -420,13 +423,13 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   // mask, so no branch asks which rows were granted.
   for (std::uint64_t g = sw_alloc_->allocate_columns(rows, outputs, cols, grants); g; g &= g - 1) {
     const int row = __builtin_ctzll(g);
-    send_from_row_plain(row, grants[row], now);
+    send_from_row_plain<kVcBytes>(row, grants[row], now);
   }
   for (; rows; rows &= rows - 1) rows_[std::size_t(__builtin_ctzll(rows))].vcs_asking = 0;  // the requests are spent
 }
 
 void Subswitch::allocate_switch(Cycle now) {
-  if (plain_switch_) return allocate_switch_plain(now);
+  if (plain_switch_) return vc_bytes_ ? allocate_switch_plain<true>(now) : allocate_switch_plain<false>(now);
   const int V = params_.vcs;
   const int S = params_.input_speedup;
   int rows = 0;  // crossbar rows asking this cycle (asking_rows_)
@@ -564,20 +567,34 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
 
 // send_from_row of the common switch: a row is an input port, its VCs all
 // of the port's.
+template <bool kVcBytes>
 void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
   const int V = params_.vcs;
   Row& port_row = rows_[std::size_t(row)];
   const std::uint64_t asking = port_row.vcs_asking;
-  std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
-  if (asking & (asking - 1)) {
-    const InputVc* vcs = &vcs_[std::size_t(row) * V];
-    candidates = 0;
-    for (std::uint64_t m = asking; m; m &= m - 1)
-      if (vcs[__builtin_ctzll(m)].out_port == out) candidates |= m & -m;
-    if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
-  }
   int& ptr = port_row.vc_pointer;
-  const int k = bits::first_cyclic(candidates, ptr);
+  int k;
+  if (kVcBytes) {
+    // Byte k of `asking` is the output VC k asked for, plus one (0: it did
+    // not ask): the bytes equal to out + 1, found without a loop or a
+    // branch (testing each asking VC's port mispredicted about every
+    // second send). Exact per byte: no carry crosses a byte.
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kLow7 = 0x7f7f7f7f7f7f7f7fULL;
+    const std::uint64_t t = asking ^ (kOnes * std::uint64_t(out + 1));
+    const std::uint64_t match = ~(((t & kLow7) + kLow7) | t | kLow7);  // 0x80 in each byte of t that is 0
+    if (!match) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
+    k = bits::first_cyclic(match, ptr * 8) >> 3;
+  } else {
+    std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
+    if (asking & (asking - 1)) {
+      const InputVc* vcs = &vcs_[std::size_t(row) * V];
+      candidates = 0;
+      for (std::uint64_t m = asking; m; m &= m - 1)
+        if (vcs[__builtin_ctzll(m)].out_port == out) candidates |= m & -m;
+      if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
+    }
+    k = bits::first_cyclic(candidates, ptr);
+  }
   traverse(row, k, now);
   port_row.busy_until = now + Cycle(port_row.serialization_cycles);
   ptr = k + 1 == V ? 0 : k + 1;
@@ -589,7 +606,8 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
   Flit& f = v.front;  // sent from its slot, then popped
   if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
   const bool last = !v.behind;  // the buffer is empty after this flit
-  if (last) words_of(port * params_.vcs + vc).occupied &= ~bit_of(port * params_.vcs + vc);
+  // Without a branch: whether more flits wait is as good as random.
+  words_of(port * params_.vcs + vc).occupied &= ~(bit_of(port * params_.vcs + vc) & (std::uint64_t{0} - last));
   --buffered_flits_;
   ++activity_.buffer_reads;
   ++activity_.crossbar_flits;

@@ -199,7 +199,8 @@ class alignas(64) Subswitch {
   struct Row {
     Link* link = nullptr;
     Cycle busy_until = 0;
-    // Bit k: VC first + k * speedup asked this cycle (switch allocation's requests).
+    // Bit k: VC first + k * speedup asked this cycle (switch allocation's
+    // requests; with vc_bytes_, byte k: the output it asked for, plus one).
     std::uint64_t vcs_asking = 0;
     std::int32_t serialization_cycles = 1;  // the link's: how long a send keeps the row
     std::int32_t vc_pointer = 0;  // round-robin VC choice
@@ -285,7 +286,9 @@ class alignas(64) Subswitch {
   };
   void send_from_row(int row, int column, Cycle now);
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
+  template <bool kVcBytes>
   void allocate_switch_plain(Cycle now);
+  template <bool kVcBytes>
   void send_from_row_plain(int row, int out, Cycle now);
   // Only flits with Flit::traced get here: cold, out of line and with few
   // arguments (the rest is read from the VC's state), so the hooks leave
@@ -308,6 +311,9 @@ class alignas(64) Subswitch {
   bits::Divisor by_vcs_;  // params_.vcs
   int id_;
   bool plain_switch_ = false;  // allocate_switch_plain applies
+  // allocate_switch_plain with at most 8 VCs: Row::vcs_asking holds a byte
+  // per VC, the output it asked for plus one (0: none), not a bit.
+  bool vc_bytes_ = false;
   bool va_splits_ = false;  // vc_alloc_->splits_by_disjoint_outputs()
   // Every input a router input (params_.router_input all set or empty):
   // the stage latencies without reading the vector.
