@@ -101,10 +101,8 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
     return std::min(next_creation_at(), std::min(due_.empty() ? kNever : due_.front().at, release_min_));
   }
   int weight() const override { return int(nodes_.size()) / 2 + 1; }
-  void flits_pending(int local) override { pending_flits_.mark(local); }
-  void credits_pending(int local) override { pending_credits_.mark(local); }
-  void flits_pending_at(int local, Cycle at) override { pending_flits_.mark(local, at); }
-  void credits_pending_at(int local, Cycle at) override { pending_credits_.mark(local, at); }
+  void flits_pending(int local, Cycle at) override { pending_flits_.mark(local, at); }
+  void credits_pending(int local, Cycle at) override { pending_credits_.mark(local, at); }
   void end_block() override;
 
   // PacketObserver: the group's own creations and interfaces report here.

@@ -44,15 +44,13 @@ class LinkEnd {
   // link goes from nothing published and unread to something: an end keeps
   // visiting a link until it has read all that was published (its read
   // says so), so the calls for later items would change nothing, and a
-  // busy link is spared a virtual call per item.
-  virtual void flits_pending(int tag) = 0;
-  virtual void credits_pending(int tag) = 0;
-  // The same, with the arrival cycle of the first item pending: an end that
+  // busy link is spared a virtual call per item. `at`: the arrival of the
+  // first item pending (0: none yet, look at the next tick). An end that
   // keeps it (PendingInputs::mark) visits the link only once that item is
   // due, rather than at its next tick to find it is not, a test whose
   // outcome is as good as random when the link's writer runs in its cluster.
-  virtual void flits_pending_at(int tag, Cycle) { flits_pending(tag); }
-  virtual void credits_pending_at(int tag, Cycle) { credits_pending(tag); }
+  virtual void flits_pending(int tag, Cycle at) = 0;
+  virtual void credits_pending(int tag, Cycle at) = 0;
 };
 
 // The inputs of a link end with items published and not yet read, and when
@@ -384,14 +382,14 @@ class alignas(64) Link {
     const bool was_drained = flits_.drained();
     flits_.publish();
     // (Nothing new, as from an empty put_flits: 0, read at the next tick.)
-    if (receiver_ && was_drained) receiver_->flits_pending_at(receiver_tag_, flits_.drained() ? 0 : flits_.front_at());
+    if (receiver_ && was_drained) receiver_->flits_pending(receiver_tag_, flits_.drained() ? 0 : flits_.front_at());
   }
   void publish_credits() {
     credits_dirty_ = false;
     const bool was_drained = credits_.drained();
     credits_.publish();
     if (credit_sender_ && was_drained)
-      credit_sender_->credits_pending_at(sender_tag_, credits_.drained() ? 0 : credits_.front_at());
+      credit_sender_->credits_pending(sender_tag_, credits_.drained() ? 0 : credits_.front_at());
   }
 
   // A large network does not fit in the caches: each direction keeps all

@@ -105,9 +105,6 @@ void Router::mark_terminal_output(int port) {
   terminal_output_.at(std::size_t(port)) = 1;
 }
 
-void Router::flits_pending(int input) { pending_flits_.mark(input); }
-void Router::credits_pending(int output) { pending_credits_.mark(output); }
-
 RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
   // Global and local route are computed together at the router input; the
   // global decision travels in the head flit to the inner subswitches.

@@ -76,11 +76,9 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   bool active(Cycle) const override { return busy_ || pending_flits_.count() > 0 || pending_credits_.count() > 0; }
   void tick(Cycle now) override;
   int weight() const override { return weight_; }
-  void flits_pending(int input) override;
-  void credits_pending(int output) override;
   // With the first item's arrival: the input is visited only once it is due.
-  void flits_pending_at(int input, Cycle at) override { pending_flits_.mark(input, at); }
-  void credits_pending_at(int output, Cycle at) override { pending_credits_.mark(output, at); }
+  void flits_pending(int input, Cycle at) override { pending_flits_.mark(input, at); }
+  void credits_pending(int output, Cycle at) override { pending_credits_.mark(output, at); }
   RouteDecision route(int subswitch, int in_port, Flit& head) override;
 
   std::uint64_t buffered_flits() const;

@@ -243,6 +243,10 @@ void Subswitch::bad_vc(int vc) const {
   throw std::logic_error(name_ + ": flit arrived on invalid VC " + std::to_string(vc));
 }
 
+void Subswitch::no_vc_asking(int row) const {
+  throw std::logic_error(name_ + ": switch grant to crossbar row " + std::to_string(row) + " with no VC asking for it");
+}
+
 void Subswitch::overflow(int p, int vc) const {
   throw std::logic_error(name_ + ": buffer overflow on input " + std::to_string(p) + " VC " + std::to_string(vc) +
                          " (credit protocol violated)");
@@ -558,7 +562,7 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
     if (vc_at(p, first + k * S).out_port == out) candidates |= std::uint64_t{1} << k;
   }
   int& ptr = r.vc_pointer;
-  if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
+  if (!candidates) no_vc_asking(row);
   const int k = bits::first_cyclic(candidates, ptr);
   traverse(p, first + k * S, now);
   r.busy_until = now + Cycle(r.serialization_cycles);
@@ -582,7 +586,7 @@ void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kLow7 = 0x7f7f7f7f7f7f7f7fULL;
     const std::uint64_t t = asking ^ (kOnes * std::uint64_t(out + 1));
     const std::uint64_t match = ~(((t & kLow7) + kLow7) | t | kLow7);  // 0x80 in each byte of t that is 0
-    if (!match) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
+    if (!match) no_vc_asking(row);
     k = bits::first_cyclic(match, ptr * 8) >> 3;
   } else {
     std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
@@ -591,7 +595,7 @@ void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
       candidates = 0;
       for (std::uint64_t m = asking; m; m &= m - 1)
         if (vcs[__builtin_ctzll(m)].out_port == out) candidates |= m & -m;
-      if (!candidates) throw std::logic_error(name_ + ": switch grant to a crossbar row with no VC asking for it");
+      if (!candidates) no_vc_asking(row);
     }
     k = bits::first_cyclic(candidates, ptr);
   }

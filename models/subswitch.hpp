@@ -236,6 +236,7 @@ class alignas(64) Subswitch {
   void start_packet_if_any(int idx, Cycle ready);
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void no_vc_asking(int row) const;  // a switch grant nobody asked for
   void release_hold(int row, int out);
   bool is_router_input(int port) const { return all_router_inputs_ || params_.router_input[std::size_t(port)]; }
   int rc_cycles(int port) const { return is_router_input(port) ? params_.rc_cycles : params_.inner_rc_cycles; }

@@ -45,12 +45,13 @@ struct RankExchange::Peer final : LinkEnd {
   std::vector<int> dirty_flits, dirty_credits;
   std::vector<std::uint8_t> flagged;  // per channel: 1 in dirty_flits, 2 in dirty_credits
 
-  void flits_pending(int tag) override {
+  // The items cross whole at the block's end with their arrival cycles: the first's is not needed here.
+  void flits_pending(int tag, Cycle) override {
     if (flagged[std::size_t(tag)] & 1) return;
     flagged[std::size_t(tag)] |= 1;
     dirty_flits.push_back(tag);
   }
-  void credits_pending(int tag) override {
+  void credits_pending(int tag, Cycle) override {
     if (flagged[std::size_t(tag)] & 2) return;
     flagged[std::size_t(tag)] |= 2;
     dirty_credits.push_back(tag);

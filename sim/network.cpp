@@ -165,29 +165,26 @@ std::vector<int> Network::port_map(const std::string& assignment, const std::vec
 // it, the pod's other leaves; the top level last. The order of the
 // clusters changes no result (models/kernel.hpp).
 namespace {
+// `between`: the links from one cluster to another, `cluster_of` their
+// ends' clusters.
 std::vector<std::vector<Clocked*>> near_neighbours_first(std::vector<std::vector<Clocked*>> clusters,
-                                                         const std::vector<std::unique_ptr<Router>>& routers_,
-                                                         const std::vector<std::unique_ptr<Link>>& links_) {
-  std::map<const LinkEnd*, std::size_t> index;
-  for (std::size_t i = 0; i < routers_.size(); ++i) index[routers_[i].get()] = i;
-  std::vector<std::vector<std::size_t>> neighbours(routers_.size());
-  for (const auto& l : links_) {
-    const auto a = index.find(l->sender()), b = index.find(l->receiver());
-    if (a != index.end() && b != index.end()) neighbours[a->second].push_back(b->second);
-  }
-  std::vector<char> placed(routers_.size(), 0);
+                                                         const std::vector<Link*>& between,
+                                                         const std::map<const LinkEnd*, std::size_t>& cluster_of) {
+  std::vector<std::vector<std::size_t>> neighbours(clusters.size());
+  for (const Link* l : between) neighbours[cluster_of.at(l->sender())].push_back(cluster_of.at(l->receiver()));
+  std::vector<char> placed(clusters.size(), 0);
   std::vector<std::vector<Clocked*>> ordered;
   auto place = [&](std::size_t i) {
     if (placed[i]) return;
     placed[i] = 1;
     ordered.push_back(std::move(clusters[i]));
   };
-  for (std::size_t i = 0; i < routers_.size(); ++i) {
+  for (std::size_t i = 0; i < clusters.size(); ++i) {
     if (clusters[i].size() < 2 || placed[i]) continue;  // no terminals (a cluster of the router alone), or placed
     place(i);
     for (std::size_t n : neighbours[i]) place(n);
   }
-  for (std::size_t i = 0; i < routers_.size(); ++i) place(i);
+  for (std::size_t i = 0; i < clusters.size(); ++i) place(i);
   return ordered;
 }
 }  // namespace
@@ -262,7 +259,7 @@ void Network::start(int threads, int max_block) {
   block = int(ranks_->min(std::uint64_t(block)));
   if (ranks_->sum(between.size()) == 0) block = 1;  // one router: a longer block was measured to gain nothing (docs/RESULTS.md)
   for (Link* l : between) l->reserve_for_blocks(block);
-  if (split && block == 1 && !exchange_) clusters = near_neighbours_first(std::move(clusters), routers_, links_);
+  if (split && block == 1 && !exchange_) clusters = near_neighbours_first(std::move(clusters), between, cluster_of);
   kernel_ = std::make_unique<Kernel>("kernel", std::move(clusters), threads, block, clock_);
   if (exchange_) kernel_->set_exchange(exchange_.get());
 }
