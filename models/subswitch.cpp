@@ -400,9 +400,12 @@ void Subswitch::allocate_vc_ports(int n, int ports, Cycle now) {
     const int* inputs = &va_inputs_[std::size_t(first)];
     if (count <= 64) {  // a group (its inputs ascending)
       int* grants = &va_grants_[std::size_t(first)];
-      vc_alloc_->allocate_group(count, inputs, &va_masks_[std::size_t(first)], port * V, grants);
-      for (int i = 0; i < count; ++i)
-        if (grants[i] >= 0) grant_vc(inputs[i], grants[i], now);
+      // The granted places as a mask: no test per requester (granted or not is random).
+      for (std::uint64_t g = vc_alloc_->allocate_group(count, inputs, &va_masks_[std::size_t(first)], port * V, grants);
+           g; g &= g - 1) {
+        const int i = __builtin_ctzll(g);
+        grant_vc(inputs[i], grants[i], now);
+      }
       continue;
     }
     vc_alloc_->clear();
