@@ -4,6 +4,7 @@
 // in its order. Pointers move (to one past the partner) only for grants
 // accepted in the first iteration, which is what desynchronises the pointers
 // and gives iSLIP its 100% throughput under uniform traffic.
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -95,6 +96,7 @@ class IslipAllocator final : public Allocator {
       // place take loops of fixed length (the bit loops' exits mispredicted
       // about once a loop).
       std::uint64_t rows = 0, free_outputs = 0;
+      typedef int Lanes __attribute__((vector_size(16)));  // four ints (SSE2)
       int in8[8];
       for (int k = 0; k < 8; ++k) in8[k] = std::numeric_limits<int>::max();
       for (int i = 0; i < n; ++i) {
@@ -103,6 +105,9 @@ class IslipAllocator final : public Allocator {
         in8[i] = inputs[i];
         grants[i] = -1;
       }
+      Lanes lo, hi;
+      std::memcpy(&lo, in8, sizeof lo);
+      std::memcpy(&hi, in8 + 4, sizeof hi);
       if (free_outputs < 256) {
         // The 8x8 bit matrix transposed (Hacker's Delight 7-3): byte b, the places asking for output b.
         std::uint64_t t = (rows ^ (rows >> 7)) & 0x00AA00AA00AA00AAULL;
@@ -117,9 +122,9 @@ class IslipAllocator final : public Allocator {
         rounds(
             (std::uint64_t{1} << n) - 1, free_outputs, cols, base,
             [&](int ptr) {
-              int start = 0;
-              for (int k = 0; k < 8; ++k) start += in8[k] < ptr;
-              return bits::at_or_above(start);
+              const Lanes p = {ptr, ptr, ptr, ptr};
+              const Lanes below = (lo < p) + (hi < p);  // per lane 0, -1 or -2: minus the inputs below ptr
+              return bits::at_or_above(-(below[0] + below[1] + below[2] + below[3]));
             },
             [&](int r) { return inputs[r]; },
             [&](int r, int out) {
