@@ -49,12 +49,17 @@ int Allocator::allocate_one(int in, int base, std::uint64_t mask) {
   return grant_of_input(in);
 }
 
-void Allocator::allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants) {
+std::uint64_t Allocator::allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants) {
   clear();
   for (int i = 0; i < n; ++i)
     for (std::uint64_t m = masks[i]; m; m &= m - 1) request(inputs[i], base + __builtin_ctzll(m));
   allocate();
-  for (int i = 0; i < n; ++i) grants[i] = grant_of_input(inputs[i]);
+  std::uint64_t granted = 0;
+  for (int i = 0; i < n; ++i) {
+    grants[i] = grant_of_input(inputs[i]);
+    granted |= std::uint64_t{grants[i] >= 0} << i;
+  }
+  return granted;
 }
 
 std::uint64_t Allocator::allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,

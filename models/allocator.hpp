@@ -64,7 +64,9 @@ class Allocator {
   // updates of clear(), request()s and allocate(). An allocator may answer
   // it without the matrix (then, as for allocate_one, the round's
   // grant_of_*() are not set); the default goes through the matrix.
-  virtual void allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants);
+  // Returns the places granted (bit i: grants[i] >= 0), for a caller to
+  // visit without a test per requester.
+  virtual std::uint64_t allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants);
   // A round given by its columns, inputs and outputs below 64: the inputs
   // are the bits of `inputs`, the outputs asked for the bits of `outputs`,
   // and cols[b] (for each bit b of `outputs` only) the inputs asking for b.

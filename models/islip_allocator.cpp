@@ -4,6 +4,8 @@
 // in its order. Pointers move (to one past the partner) only for grants
 // accepted in the first iteration, which is what desynchronises the pointers
 // and gives iSLIP its 100% throughput under uniform traffic.
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "allocator.hpp"
@@ -78,13 +80,60 @@ class IslipAllocator final : public Allocator {
   // others by their place i in `inputs`: ascending, so an output's
   // round-robin order over inputs is its order over places, starting at the
   // first input at or after its pointer.
-  void allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants) override {
+  std::uint64_t allocate_group(int n, const int* inputs, const std::uint64_t* masks, int base,
+                               int* grants) override {
     if (inputs[n - 1] < 64) return group_rounds<true>(n, inputs, masks, base, grants);
-    group_rounds<false>(n, inputs, masks, base, grants);
+    return group_rounds<false>(n, inputs, masks, base, grants);
   }
 
   template <bool kByInput>
-  void group_rounds(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants) {
+  std::uint64_t group_rounds(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants) {
+    if (!kByInput && n <= 8) {
+      // A few requesters asking for outputs within 8 of base (VC allocation
+      // at a port of up to 8 VCs: the usual group): the masks as the bytes
+      // of one word, transposed into the columns, and the inputs padded to
+      // 8, so that building the columns and counting an output's starting
+      // place take loops of fixed length (the bit loops' exits mispredicted
+      // about once a loop).
+      std::uint64_t rows = 0, free_outputs = 0;
+      typedef int Lanes __attribute__((vector_size(16)));  // four ints (SSE2)
+      int in8[8];
+      for (int k = 0; k < 8; ++k) in8[k] = std::numeric_limits<int>::max();
+      for (int i = 0; i < n; ++i) {
+        free_outputs |= masks[i];
+        rows |= masks[i] << (8 * i);
+        in8[i] = inputs[i];
+        grants[i] = -1;
+      }
+      Lanes lo, hi;
+      std::memcpy(&lo, in8, sizeof lo);
+      std::memcpy(&hi, in8 + 4, sizeof hi);
+      if (free_outputs < 256) {
+        // The 8x8 bit matrix transposed (Hacker's Delight 7-3): byte b, the places asking for output b.
+        std::uint64_t t = (rows ^ (rows >> 7)) & 0x00AA00AA00AA00AAULL;
+        rows ^= t ^ (t << 7);
+        t = (rows ^ (rows >> 14)) & 0x0000CCCC0000CCCCULL;
+        rows ^= t ^ (t << 14);
+        t = (rows ^ (rows >> 28)) & 0x00000000F0F0F0F0ULL;
+        rows ^= t ^ (t << 28);
+        std::uint64_t cols[8];
+        for (int b = 0; b < 8; ++b) cols[b] = rows >> (8 * b) & 0xff;
+        std::uint64_t granted = 0;  // places
+        rounds(
+            (std::uint64_t{1} << n) - 1, free_outputs, cols, base,
+            [&](int ptr) {
+              const Lanes p = {ptr, ptr, ptr, ptr};
+              const Lanes below = (lo < p) + (hi < p);  // per lane 0, -1 or -2: minus the inputs below ptr
+              return bits::at_or_above(-(below[0] + below[1] + below[2] + below[3]));
+            },
+            [&](int r) { return inputs[r]; },
+            [&](int r, int out) {
+              grants[r] = out;
+              granted |= std::uint64_t{1} << r;
+            });
+        return granted;
+      }
+    }
     std::uint64_t cols[64];  // per output bit: the requesters asking for it
     std::int8_t place[64];   // kByInput: the place of each input
     std::uint64_t free_outputs = 0, unmatched = 0;
@@ -97,9 +146,14 @@ class IslipAllocator final : public Allocator {
       unmatched |= std::uint64_t{1} << r;
       for (std::uint64_t m = masks[i]; m; m &= m - 1) cols[__builtin_ctzll(m)] |= std::uint64_t{1} << r;
     }
+    std::uint64_t granted = 0;  // places
     if (kByInput) {
       rounds(unmatched, free_outputs, cols, base, [](int ptr) { return bits::at_or_above(ptr); },
-             [](int r) { return r; }, [&](int r, int out) { grants[place[r]] = out; });
+             [](int r) { return r; },
+             [&](int r, int out) {
+               grants[place[r]] = out;
+               granted |= std::uint64_t{1} << place[r];
+             });
     } else {
       // The places of the inputs at or after an output's pointer: a count
       // without branches, where a binary search mispredicted.
@@ -110,8 +164,13 @@ class IslipAllocator final : public Allocator {
             for (int i = 0; i < n; ++i) start += inputs[i] < ptr;
             return bits::at_or_above(start);
           },
-          [&](int r) { return inputs[r]; }, [&](int r, int out) { grants[r] = out; });
+          [&](int r) { return inputs[r]; },
+          [&](int r, int out) {
+            grants[r] = out;
+            granted |= std::uint64_t{1} << r;
+          });
     }
+    return granted;
   }
 
   std::uint64_t allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,

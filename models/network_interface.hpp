@@ -129,7 +129,10 @@ class NetworkInterface {
   }
   Cycle take_flits(Cycle now) {
     Cycle at;
-    while ((at = eject_.next_flit_at()) <= now) receive(eject_.pop_flit(), now);
+    while ((at = eject_.next_flit_at()) <= now) {
+      receive(eject_.front_flit(), now);  // read in its slot, not copied
+      eject_.drop_flit();
+    }
     return at;
   }
   void inject_if_possible(Cycle now) {

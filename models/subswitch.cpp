@@ -61,8 +61,12 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   }
   requests_.resize(std::size_t(p.inputs) * p.vcs * columns);
   port_requests_.assign(std::size_t(p.outputs), PortRequests{});
-  ports_asking_.assign(std::size_t(p.outputs), 0);
-  next_request_.assign(requests_.size(), -1);
+  ports_asking_.assign(std::size_t(p.outputs) + 1, 0);  // the scan writes one past the ports asked
+  single_ports_.assign(std::size_t(p.outputs), 0);
+  group_ports_.assign(std::size_t(p.outputs), 0);
+  va_inputs_.assign(requests_.size(), 0);
+  va_grants_.assign(requests_.size(), -1);
+  va_masks_.assign(requests_.size(), 0);
   rows_.resize(std::size_t(p.inputs) * p.input_speedup);
   sw_out_words_ = bits::words_for(p.outputs);
   row_outputs_.assign(rows_.size() * std::size_t(sw_out_words_), 0);
@@ -288,7 +292,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     vc_words_[w].routing &= ~due;
     for (; due; due &= due - 1) route_vc(int(w * 64) + __builtin_ctzll(due));
   }
-  int n = 0;  // requests of this cycle: input VC, and the output VCs of its port it may take
+  int n = 0;  // requests of this cycle: input VC, its output port, and the VCs of the port it may take
   int ports = 0;  // va_splits_: ports asked (ports_asking_)
   // Every occupied VC neither Active nor Routing is in VcAlloc, ready since
   // its route computation ended (its ready time is that end).
@@ -308,82 +312,111 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
             if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
       }
       if (!mask) continue;
-      if (va_splits_) {  // chained to its port's requests, the ports in the order of their first
-        PortRequests& pr = port_requests_[std::size_t(v.out_port)];
-        int& last = pr.last;
-        if (last < 0) {
-          ports_asking_[std::size_t(ports++)] = v.out_port;
-          pr.first = n;
-        } else {
-          next_request_[std::size_t(last)] = n;
-        }
-        last = n;
-        next_request_[std::size_t(n)] = -1;
-      }
-      requests_[n++] = Request{idx, v.out_port * V, mask};
+      // Counted by port, the ports in the order of their first requests:
+      // without a branch (whether a port was asked already is random).
+      PortRequests& pr = port_requests_[std::size_t(v.out_port)];
+      ports_asking_[std::size_t(ports)] = v.out_port;
+      ports += pr.count == 0;
+      ++pr.count;
+      requests_[std::size_t(n++)] = Request{idx, v.out_port, mask};
     }
   if (n == 0) return;
   if (va_splits_) {
     // An input VC asks for VCs of one output port only, so the requests of
     // different ports never meet: each port's is an allocation of its own,
     // and a port asked by one input VC (the usual case) needs no matrix.
-    for (int j = 0; j < ports; ++j) {
-      const int port = ports_asking_[std::size_t(j)];
-      PortRequests& pr = port_requests_[std::size_t(port)];
-      pr.last = -1;
-      allocate_vc_group(pr.first, now);
-    }
+    allocate_vc_ports(n, ports, now);
+  } else if (n == 1) {  // one requester: the allocator's answer without the matrix
+    const Request& r = requests_[0];
+    const int g = vc_alloc_->allocate_one(r.input, r.port * V, r.mask);
+    if (g >= 0) grant_vc(r.input, g, now);
   } else {
-    for (int i = 0; i < n; ++i) next_request_[i] = i + 1 < n ? i + 1 : -1;
-    allocate_vc_group(0, now);
+    vc_alloc_->clear();
+    for (int i = 0; i < n; ++i)
+      for (std::uint64_t m = requests_[i].mask; m; m &= m - 1)
+        vc_alloc_->request(requests_[i].input, requests_[i].port * V + __builtin_ctzll(m));
+    vc_alloc_->allocate();
+    for (int req : vc_alloc_->active_inputs()) {
+      const int g = vc_alloc_->grant_of_input(req);
+      if (g >= 0) grant_vc(req, g, now);
+    }
   }
   if (tracer_) trace_vc_grants(now, n);
 }
 
-// Allocates output VCs to the chain of requests from `first` (next_request_).
-void Subswitch::allocate_vc_group(int first, Cycle now) {
-  auto grant = [&](int req, int g) {
-    InputVc& v = vcs_[req];
-    v.out_vc = std::int8_t(by_vcs_.rem(g));
-    out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
-    v.state = VcState::Active;
-    const Cycle ready = ready_[std::size_t(req)] = now + va_cycles(by_vcs_.quot(req));
-    words_of(req).active |= bit_of(req);
-    if (ready > now) {
-      words_of(req).sa_wait |= bit_of(req);
-      sa_wait_until_ = std::max(sa_wait_until_, ready);
-    }
-  };
-  const Request& r0 = requests_[first];
-  if (next_request_[first] < 0) {  // one requester: the allocator's answer without the matrix
-    const int g = vc_alloc_->allocate_one(r0.input, r0.base, r0.mask);
-    if (g >= 0) grant(r0.input, g);
-    return;
+// Input VC `req` takes output VC `g` (numbered port x vcs + vc).
+inline void Subswitch::grant_vc(int req, int g, Cycle now) {
+  InputVc& v = vcs_[std::size_t(req)];
+  v.out_vc = std::int8_t(by_vcs_.rem(g));
+  out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
+  v.state = VcState::Active;
+  const Cycle ready = ready_[std::size_t(req)] = now + va_cycles(by_vcs_.quot(req));
+  words_of(req).active |= bit_of(req);
+  if (ready > now) {
+    words_of(req).sa_wait |= bit_of(req);
+    sa_wait_until_ = std::max(sa_wait_until_, ready);
   }
-  if (va_splits_) {  // one port's requests: one base, a group if at most 64
-    int n = 0;
-    for (int i = first; i >= 0 && n <= 64; i = next_request_[i]) {
-      if (n < 64) {
-        group_inputs_[std::size_t(n)] = requests_[i].input;
-        group_masks_[std::size_t(n)] = requests_[i].mask;
+}
+
+// The VC allocation of this cycle's n requests, port by port (va_splits_):
+// each port's an allocation of its own, in any order. The ports asked by
+// one request and by more go to two lists (without a branch: which a port
+// is, is random), and the requests are sorted by port into slices (a
+// counting sort, stable: each slice in scan order, its inputs ascending),
+// so that neither the grouping nor the allocations test per port which
+// kind it is.
+void Subswitch::allocate_vc_ports(int n, int ports, Cycle now) {
+  const int V = params_.vcs;
+  int singles = 0, groups = 0, offset = 0;
+  for (int j = 0; j < ports; ++j) {
+    const int port = ports_asking_[std::size_t(j)];
+    PortRequests& pr = port_requests_[std::size_t(port)];
+    pr.offset = offset;
+    offset += pr.count;
+    single_ports_[std::size_t(singles)] = port;
+    group_ports_[std::size_t(groups)] = port;
+    singles += pr.count == 1;
+    groups += pr.count != 1;
+  }
+  for (int i = 0; i < n; ++i) {  // after this, a port's offset is the end of its slice
+    const Request& r = requests_[std::size_t(i)];
+    const int at = port_requests_[std::size_t(r.port)].offset++;
+    va_inputs_[std::size_t(at)] = r.input;
+    va_masks_[std::size_t(at)] = r.mask;
+  }
+  for (int j = 0; j < singles; ++j) {
+    const int port = single_ports_[std::size_t(j)];
+    PortRequests& pr = port_requests_[std::size_t(port)];
+    pr.count = 0;
+    const int at = pr.offset - 1;
+    const int g = vc_alloc_->allocate_one(va_inputs_[std::size_t(at)], port * V, va_masks_[std::size_t(at)]);
+    if (g >= 0) grant_vc(va_inputs_[std::size_t(at)], g, now);
+  }
+  for (int j = 0; j < groups; ++j) {
+    const int port = group_ports_[std::size_t(j)];
+    PortRequests& pr = port_requests_[std::size_t(port)];
+    const int count = pr.count, first = pr.offset - count;
+    pr.count = 0;
+    const int* inputs = &va_inputs_[std::size_t(first)];
+    if (count <= 64) {  // a group (its inputs ascending)
+      int* grants = &va_grants_[std::size_t(first)];
+      // The granted places as a mask: no test per requester (granted or not is random).
+      for (std::uint64_t g = vc_alloc_->allocate_group(count, inputs, &va_masks_[std::size_t(first)], port * V, grants);
+           g; g &= g - 1) {
+        const int i = __builtin_ctzll(g);
+        grant_vc(inputs[i], grants[i], now);
       }
-      ++n;
+      continue;
     }
-    if (n <= 64) {  // the chain is in scan order: inputs ascending
-      vc_alloc_->allocate_group(n, group_inputs_.data(), group_masks_.data(), r0.base, group_grants_.data());
-      for (int i = 0; i < n; ++i)
-        if (group_grants_[std::size_t(i)] >= 0) grant(group_inputs_[std::size_t(i)], group_grants_[std::size_t(i)]);
-      return;
+    vc_alloc_->clear();
+    for (int i = 0; i < count; ++i)
+      for (std::uint64_t m = va_masks_[std::size_t(first + i)]; m; m &= m - 1)
+        vc_alloc_->request(inputs[i], port * V + __builtin_ctzll(m));
+    vc_alloc_->allocate();
+    for (int req : vc_alloc_->active_inputs()) {
+      const int g = vc_alloc_->grant_of_input(req);
+      if (g >= 0) grant_vc(req, g, now);
     }
-  }
-  vc_alloc_->clear();
-  for (int i = first; i >= 0; i = next_request_[i])
-    for (std::uint64_t m = requests_[i].mask; m; m &= m - 1)
-      vc_alloc_->request(requests_[i].input, requests_[i].base + __builtin_ctzll(m));
-  vc_alloc_->allocate();
-  for (int req : vc_alloc_->active_inputs()) {
-    const int g = vc_alloc_->grant_of_input(req);
-    if (g >= 0) grant(req, g);
   }
 }
 

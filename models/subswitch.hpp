@@ -251,7 +251,8 @@ class alignas(64) Subswitch {
            word &= word - 1)
         f(int(w * 64) + __builtin_ctzll(word));
   }
-  void allocate_vc_group(int first, Cycle now);
+  void grant_vc(int req, int g, Cycle now);
+  void allocate_vc_ports(int n, int ports, Cycle now);
   void route_vc(int idx);
   // Per 64 VCs, the bit sets the per-cycle scans read, side by side: a
   // radix-32 subswitch of 4 VCs keeps all four in one cache line (a large
@@ -274,16 +275,16 @@ class alignas(64) Subswitch {
   VcWords& words_of(int idx) { return vc_words_[std::size_t(idx >> 6)]; }
   void end_sa_waits(Cycle now);
   int output_room(int port, Cycle now) const;  // crossbar outputs of `port` its queue can take now
-  // An allocation's requests before they reach the allocator: requester
-  // (input VC or crossbar row), first output, and the outputs from it asked for.
+  // A VC allocation request before it reaches the allocator: the input VC,
+  // the output port, and the VCs of the port it may take (bits from 0).
   struct Request {
-    int input, base;
+    int input, port;
     std::uint64_t mask;
   };
-  // VC allocation by output port: the first and last request of a port's
-  // chain (next_request_), side by side as the scan writes them together.
+  // VC allocation by output port (va_splits_): the requests of a port and,
+  // once counted, where its group starts among the sorted requests.
   struct PortRequests {
-    int first = -1, last = -1;
+    int count = 0, offset = 0;
   };
   void send_from_row(int row, int column, Cycle now);
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
@@ -333,12 +334,15 @@ class alignas(64) Subswitch {
   // first, then its copies; empty for a copy) and the port of each crossbar port.
   std::vector<std::vector<int>> crossbar_ports_;
   std::vector<Request> requests_;
-  // VC allocation by output port: the requests of one port form a chain
-  // (first and last request of each port, next request of the same port),
-  // built in the scan when the allocation splits by port (va_splits_), and
-  // the ports asked, in the order of their first requests.
+  // VC allocation by output port (va_splits_): per port its count and
+  // group offset, the ports asked (in the order of their first requests),
+  // those asked by one request and those asked by more, and the requests
+  // sorted by port (each port's in scan order, ascending inputs): inputs,
+  // masks and grants, a group a slice.
   std::vector<PortRequests> port_requests_;
-  std::vector<int> next_request_, ports_asking_;
+  std::vector<int> ports_asking_, single_ports_, group_ports_;
+  std::vector<int> va_inputs_, va_grants_;
+  std::vector<std::uint64_t> va_masks_;
   std::unique_ptr<Allocator> vc_alloc_;
   std::unique_ptr<Allocator> sw_alloc_;
   // Switch allocation's requests beside Row::vcs_asking: below, the

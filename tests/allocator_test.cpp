@@ -171,6 +171,45 @@ TEST_P(AllocatorMatching, AllocateGroupIsTheMatrixRound) {
     }
 }
 
+// allocate_group with few requesters (up to 8, anywhere among many
+// inputs) asking for outputs within 8 of the base: a port's VC allocation,
+// which iSLIP answers with an 8x8 bit transpose. The grants and priority
+// state of the same rounds through the matrix, as above.
+TEST_P(AllocatorMatching, AllocateGroupOfFewIsTheMatrixRound) {
+  for (auto [inputs, outputs] : {std::pair{256, 64}, std::pair{100, 13}})
+    for (int iterations : {1, 2, 3}) {
+      SCOPED_TRACE(std::to_string(inputs) + "x" + std::to_string(outputs) + " it" + std::to_string(iterations));
+      auto matrix = make_allocator(GetParam(), {inputs, outputs, iterations});
+      auto group = make_allocator(GetParam(), {inputs, outputs, iterations});
+      Rng rng(29, std::uint64_t(inputs * 3 + iterations));
+      for (int round = 0; round < 3000; ++round) {
+        const int base = int(rng.below(std::uint32_t(outputs)));
+        const int width = std::min(8, outputs - base);
+        const std::size_t n = 1 + rng.below(8);
+        std::vector<int> in;
+        while (in.size() < n) {
+          const int i = int(rng.below(std::uint32_t(inputs)));
+          if (std::find(in.begin(), in.end(), i) == in.end()) in.push_back(i);
+        }
+        std::sort(in.begin(), in.end());
+        std::vector<std::uint64_t> masks(in.size());
+        for (auto& m : masks) m = rng.next() & ((std::uint64_t{1} << width) - 1);  // some empty
+        matrix->clear();
+        for (std::size_t i = 0; i < in.size(); ++i)
+          for (int b = 0; b < width; ++b)
+            if (masks[i] >> b & 1) matrix->request(in[i], base + b);
+        matrix->allocate();
+        std::vector<int> grants(in.size(), -2);
+        const std::uint64_t granted =
+            group->allocate_group(int(in.size()), in.data(), masks.data(), base, grants.data());
+        for (std::size_t i = 0; i < in.size(); ++i) {
+          ASSERT_EQ(grants[i], matrix->grant_of_input(in[i])) << "round " << round << " input " << in[i];
+          ASSERT_EQ(granted >> i & 1, std::uint64_t{grants[i] >= 0}) << "round " << round;
+        }
+      }
+    }
+}
+
 // allocate_columns (a round given by its columns, as the subswitch's
 // switch allocation of a plain switch builds it): the grants and priority
 // state of the same round through the matrix, on two copies fed the same
