@@ -99,6 +99,13 @@ void Kernel::prefetch_cluster(std::size_t k, Cycle now, int stage) const {
 }
 
 void Kernel::run_clusters(std::size_t first, std::size_t last, Cycle now, Cycle cycles) {
+  // A small network stays in the cache from one cycle to the next, and the
+  // prefetch is only instructions more (one router, 64 nodes: 1.7 % more).
+  constexpr std::size_t kMinClusters = 32;
+  if (cluster_begin_.size() - 1 < kMinClusters) {
+    for (std::size_t k = first; k < last; ++k) run_cluster(k, now, cycles);
+    return;
+  }
   constexpr std::size_t S = std::size_t(Clocked::kPrefetchStages);
   // The first clusters get only the kernel's stage before their turn (and
   // the later stages that fall before it below).
