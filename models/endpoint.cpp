@@ -344,3 +344,44 @@ void EndpointGroup::tick(Cycle now) {
 }
 
 }  // namespace nwn
+
+namespace nwn {
+
+// Stage 1: the marks of pending inputs, the interfaces' table and the
+// active list; 2: the interfaces and links of the due inputs and active
+// nodes; 3: the items to read and the slots to send into. The lines after
+// an interface's links hold its source queues and credits (the members
+// inject_if_possible and the reads touch besides the links).
+void EndpointGroup::prefetch(Cycle now, int stage) const {
+  const auto after_links = [](const NetworkInterface* ni) {
+    return reinterpret_cast<const char*>(const_cast<NetworkInterface*>(ni)->eject_link()) + sizeof(Link);
+  };
+  if (stage == 1) {
+    pending_flits_.prefetch(int(nodes_.size()));
+    pending_credits_.prefetch(int(nodes_.size()));
+    for (std::size_t i = 0; i < nis_.size(); i += 8) __builtin_prefetch(&nis_[i]);
+    if (!active_.empty()) __builtin_prefetch(active_.data());
+  } else if (stage == 2) {
+    pending_credits_.for_each_due(now, [&](int i) { nis_[std::size_t(i)]->inject_link()->prefetch_credit_side(); });
+    pending_flits_.for_each_due(now, [&](int i) {
+      NetworkInterface* ni = nis_[std::size_t(i)];
+      ni->eject_link()->prefetch_flit_side();
+      ni->eject_link()->prefetch_credit_side();
+      __builtin_prefetch(after_links(ni), 1);
+      __builtin_prefetch(after_links(ni) + 64, 1);
+    });
+    for (int local : active_) {
+      NetworkInterface* ni = nis_[std::size_t(local)];
+      __builtin_prefetch(ni);
+      ni->inject_link()->prefetch_flit_side();
+      __builtin_prefetch(after_links(ni), 1);
+      __builtin_prefetch(after_links(ni) + 64, 1);
+    }
+  } else if (stage == 3) {
+    pending_credits_.for_each_due(now, [&](int i) { nis_[std::size_t(i)]->inject_link()->prefetch_credit(); });
+    pending_flits_.for_each_due(now, [&](int i) { nis_[std::size_t(i)]->eject_link()->prefetch_flit(); });
+    for (int local : active_) nis_[std::size_t(local)]->inject_link()->prefetch_flit_slot_to_send();
+  }
+}
+
+}  // namespace nwn

@@ -207,6 +207,9 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   std::vector<Release> releases_;
   Cycle release_min_ = kNever;
   std::uint64_t action_seq_ = 0;
+
+ public:
+  void prefetch(Cycle now, int stage) const override;
 };
 
 class Endpoints : public sc_core::sc_module {

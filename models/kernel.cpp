@@ -78,6 +78,44 @@ void Kernel::run_cluster(std::size_t k, Cycle now, Cycle cycles) {
       if (all_[i]->active(t)) all_[i]->tick(t);
 }
 
+// Stage 0 is the kernel's: the lines at the start of each component (its
+// vtable pointer and the members active() reads, which the stages after
+// read). The others are the component's, when it is active (its own lines
+// are in the cache by then).
+void Kernel::prefetch_cluster(std::size_t k, Cycle now, int stage) const {
+  const std::size_t b = cluster_begin_[k], e = cluster_begin_[k + 1];
+  for (std::size_t i = b; i < e; ++i) {
+    const Clocked* c = all_[i];
+    if (stage == 0) {
+      const char* p = reinterpret_cast<const char*>(c);
+      __builtin_prefetch(p);
+      __builtin_prefetch(p + 64);
+      __builtin_prefetch(p + 128);
+      __builtin_prefetch(p + 192);
+    } else if (c->active(now)) {
+      c->prefetch(now, stage);
+    }
+  }
+}
+
+void Kernel::run_clusters(std::size_t first, std::size_t last, Cycle now, Cycle cycles) {
+  // A small network stays in the cache from one cycle to the next, and the
+  // prefetch is only instructions more (one router, 64 nodes: 1.7 % more).
+  constexpr std::size_t kMinClusters = 32;
+  if (cluster_begin_.size() - 1 < kMinClusters) {
+    for (std::size_t k = first; k < last; ++k) run_cluster(k, now, cycles);
+    return;
+  }
+  constexpr std::size_t S = std::size_t(Clocked::kPrefetchStages);
+  // The first clusters get only the kernel's stage before their turn (and
+  // the later stages that fall before it below).
+  for (std::size_t k = first; k < std::min(last, first + S); ++k) prefetch_cluster(k, now, 0);
+  for (std::size_t k = first; k < last; ++k) {
+    for (std::size_t j = 1; j <= S && k + j < last; ++j) prefetch_cluster(k + j, now, int(S - j));
+    run_cluster(k, now, cycles);
+  }
+}
+
 // Each share starts on chunks [chunk_split_[i], chunk_split_[i + 1]), cut
 // where the smoothed chunk times add up to equal parts.
 void Kernel::split_chunks() {
@@ -116,7 +154,7 @@ void Kernel::run_chunk(Share& s, std::size_t k, Cycle now, Cycle cycles) {
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = cluster_begin_[chunk_begin_[k]]; i < cluster_begin_[chunk_begin_[k + 1]]; ++i)
     if (all_[i]->outbox != &s.outbox) all_[i]->outbox = &s.outbox;
-  for (std::size_t c = chunk_begin_[k]; c < chunk_begin_[k + 1]; ++c) run_cluster(c, now, cycles);
+  run_clusters(chunk_begin_[k], chunk_begin_[k + 1], now, cycles);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double per_cycle = seconds / double(cycles);
   chunk_seconds_[k] = chunks_timed_ ? chunk_seconds_[k] + (per_cycle - chunk_seconds_[k]) / 4 : per_cycle;
@@ -126,7 +164,7 @@ void Kernel::run_share(std::size_t index, Cycle now, Cycle cycles) {
   Share& s = shares_[index];
   try {
     if (shares_.size() == 1) {
-      for (std::size_t k = 0; k + 1 < cluster_begin_.size(); ++k) run_cluster(k, now, cycles);
+      run_clusters(0, cluster_begin_.size() - 1, now, cycles);
       return;
     }
     for (std::size_t k; (k = take_chunk(s, true)) != kNoChunk;) run_chunk(s, k, now, cycles);

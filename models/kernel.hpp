@@ -59,6 +59,19 @@ class Clocked : public LinkEnd {
   // (in a large network each call on a router is a cache miss a block).
   virtual void end_block() { end_block_does_nothing_ = true; }
   bool end_block_does_nothing() const { return end_block_does_nothing_; }
+  // Software prefetch: a few clusters before it runs in cycle `now`, the
+  // kernel asks an active component for the cache lines its tick will
+  // touch, in stages (1 to kPrefetchStages - 1, one cluster apart: stage s
+  // runs kPrefetchStages - s clusters ahead), each stage following the
+  // pointers of lines the stage before asked for, which have arrived since.
+  // It must change nothing (it runs on the component's own thread, but
+  // before the components before it in its run), and read only what no
+  // other thread writes during a block: the component's own state, and of
+  // its links the fields its own end writes (models/link.hpp).
+  // In a large network every cache line of a component is out of the cache
+  // when its turn comes, and its tick is a chain of dependent misses.
+  static constexpr int kPrefetchStages = 6;
+  virtual void prefetch(Cycle /*now*/, int /*stage*/) const {}
 
  private:
   bool end_block_does_nothing_ = false;
@@ -132,6 +145,10 @@ class Kernel : public sc_core::sc_module {
   std::size_t take_chunk(Share& s, bool front);
   void split_chunks();
   void run_cluster(std::size_t k, Cycle now, Cycle cycles);
+  // Clusters [first, last) one after another, each with the prefetch of
+  // the clusters after it (Clocked::prefetch).
+  void run_clusters(std::size_t first, std::size_t last, Cycle now, Cycle cycles);
+  void prefetch_cluster(std::size_t k, Cycle now, int stage) const;
   void publish_outboxes();
   void end_blocks();
   void worker(std::size_t index);

@@ -78,6 +78,13 @@ class PendingInputs {
     ++count_;
   }
   int count() const { return count_; }
+  // Asks for the marks and arrivals of `n` inputs (the resize's n): the
+  // lines visit_due reads (Clocked::prefetch).
+  void prefetch(int n) const {
+    const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data_.get());
+    const std::uintptr_t end = begin + (std::size_t(words_) + std::size_t(n)) * sizeof(std::uint64_t);
+    for (std::uintptr_t a = begin & ~std::uintptr_t{63}; a < end; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
+  }
   // Calls f(i) for every marked input with an item due at `now`, changing nothing.
   template <typename F>
   void for_each_due(Cycle now, F&& f) const {
@@ -197,6 +204,8 @@ class DelayQueue {
   }
   // Asks for the cache line of the next item to read (no effect on the queue).
   void prefetch_front() const { __builtin_prefetch(&slots_[head_ & mask_]); }
+  // The writer's: the slot of the next item to push.
+  void prefetch_back() const { __builtin_prefetch(&slots_[tail_ & mask_], 1); }
   const T& front() const { return slots_[head_ & mask_].item; }
   Cycle front_at() const { return slots_[head_ & mask_].at; }
   void pop() { ++head_; }
@@ -294,6 +303,17 @@ class alignas(64) Link {
   // cache miss after another (Router::tick).
   void prefetch_credit() const { credits_.prefetch_front(); }
   void prefetch_flit() const { flits_.prefetch_front(); }
+  // Software prefetch (Clocked::prefetch) of what an end writes: the line
+  // of the flits' direction (its queue header, the sender's state), of the
+  // credits', and the slot of the next flit (credit) to send: its writer's
+  // only, who alone moves the tail.
+  void prefetch_flit_side() const { __builtin_prefetch(&flits_, 1); }
+  void prefetch_credit_side() const { __builtin_prefetch(&credits_, 1); }
+  void prefetch_flit_slot_to_send() const { flits_.prefetch_back(); }
+  void prefetch_credit_slot_to_send() const { credits_.prefetch_back(); }
+  // The first flit not yet read, if published and due by `now` (else null):
+  // the reader's only.
+  const Flit* due_flit(Cycle now) const { return flits_.ready(now) ? &flits_.front() : nullptr; }
   // Arrival cycle of the first credit not yet read (kNever: none published).
   Cycle next_credit_at() const { return credits_.next_at(); }
   int pop_credit() {

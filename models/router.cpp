@@ -84,6 +84,53 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
   pending_flits_.resize(int(input_ref_.size()));
   pending_credits_.resize(int(output_ref_.size()));
   weight_ = int(input_ref_.size());
+  if (subswitches_.size() == 1) only_ss_ = subswitches_[0].get();
+}
+
+// Stage 1: the marks of pending inputs, the port tables and the subswitch
+// objects; 2: the due links' lines; 3: their next items; 4: the input VCs
+// the due flits go to. The subswitches follow their own stages alongside
+// (one later with several, through the line of subswitches_).
+void Router::prefetch(Cycle now, int stage) const {
+  const auto prefetch_array = [](const void* data, std::size_t bytes) {
+    const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data), end = begin + bytes;
+    for (std::uintptr_t a = begin & ~std::uintptr_t{63}; a < end; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a));
+  };
+  if (stage == 1) {
+    pending_flits_.prefetch(int(input_ref_.size()));
+    pending_credits_.prefetch(int(output_ref_.size()));
+    if (pending_flits_.count() > 0) prefetch_array(input_ref_.data(), input_ref_.size() * sizeof(PortRef));
+    if (pending_credits_.count() > 0) prefetch_array(output_ref_.data(), output_ref_.size() * sizeof(PortRef));
+    if (!only_ss_) __builtin_prefetch(subswitches_.data());
+  } else if (stage == 2) {
+    pending_flits_.for_each_due(now, [&](int i) {
+      if (const Link* l = input_ref_[std::size_t(i)].link) l->prefetch_flit_side();
+    });
+    pending_credits_.for_each_due(now, [&](int o) {
+      if (const Link* l = output_ref_[std::size_t(o)].link) l->prefetch_credit_side();
+    });
+  } else if (stage == 3) {
+    pending_flits_.for_each_due(now, [&](int i) {
+      if (const Link* l = input_ref_[std::size_t(i)].link) l->prefetch_flit();
+    });
+    pending_credits_.for_each_due(now, [&](int o) {
+      const PortRef& r = output_ref_[std::size_t(o)];
+      if (r.link) r.link->prefetch_credit();
+      if (only_ss_) only_ss_->prefetch_credit_arrival(int(r.port));
+    });
+  } else if (stage == 4 && only_ss_) {
+    pending_flits_.for_each_due(now, [&](int i) {
+      const PortRef& r = input_ref_[std::size_t(i)];
+      if (!r.link) return;
+      if (const Flit* f = r.link->due_flit(now)) only_ss_->prefetch_arrival(int(r.port), f->vc);
+    });
+  }
+  if (only_ss_) {
+    only_ss_->prefetch(now, stage);
+  } else if (stage >= 2) {
+    for (const auto& ss : subswitches_)
+      if (ss->has_flits() || stage == 2) ss->prefetch(now, stage - 1);
+  }
 }
 
 void Router::attach_input(int port, Link* link) {

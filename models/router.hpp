@@ -80,6 +80,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   void flits_pending(int input, Cycle at) override { pending_flits_.mark(input, at); }
   void credits_pending(int output, Cycle at) override { pending_credits_.mark(output, at); }
   RouteDecision route(int subswitch, int in_port, Flit& head) override;
+  void prefetch(Cycle now, int stage) const override;
 
   std::uint64_t buffered_flits() const;
   std::uint64_t crossbar_flits() const;  // flit-hops inside this router
@@ -117,6 +118,9 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   bool direct_routing_ = false;  // org_.routing->direct()
   bool heatmap_on_ = false;  // enable_heatmap (heatmap_ is read only then)
   int id_;  // read by the global routing
+  // The only subswitch (null with several): prefetch reaches it without
+  // the line of subswitches_.
+  Subswitch* only_ss_ = nullptr;
   int message_classes_ = 1, eject_vcs_ = 0;
   GlobalRouting* global_;
   std::vector<PortRef> input_ref_, output_ref_;  // flattened index -> subswitch, port and link

@@ -758,3 +758,84 @@ void Subswitch::report_buffers(std::ostream& os) const {
 }
 
 }  // namespace nwn
+
+namespace nwn {
+
+namespace {
+void prefetch_lines(const void* data, std::size_t bytes, bool write) {
+  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data), end = begin + bytes;
+  for (std::uintptr_t a = begin & ~std::uintptr_t{63}; a < end; a += 64) {
+    if (write) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
+    else __builtin_prefetch(reinterpret_cast<const void*>(a), 0);
+  }
+}
+}  // namespace
+
+// Stage 1: this object's per-cycle lines; 2: the VC bit sets and the
+// allocation's scratch; 3: the occupied VCs, their rows and ready times;
+// 4: the output ports of those holding a route; 5: the links of those
+// switch allocation may serve (the send and its credit back).
+void Subswitch::prefetch(Cycle /*now*/, int stage) const {
+  switch (stage) {
+    case 1: {
+      __builtin_prefetch(this);
+      const char* hot = reinterpret_cast<const char*>(&buffered_flits_);
+      prefetch_lines(hot, std::size_t(reinterpret_cast<const char*>(&group_masks_ + 1) - hot), true);
+      break;
+    }
+    case 2:
+      prefetch_lines(vc_words_.data(), vc_words_.size() * sizeof(VcWords), true);
+      if (buffered_flits_ == 0) break;
+      __builtin_prefetch(vc_alloc_.get());
+      __builtin_prefetch(sw_alloc_.get());
+      __builtin_prefetch(requests_.data(), 1);
+      __builtin_prefetch(ports_asking_.data(), 1);
+      __builtin_prefetch(va_inputs_.data(), 1);
+      __builtin_prefetch(va_masks_.data(), 1);
+      prefetch_lines(port_requests_.data(), port_requests_.size() * sizeof(PortRequests), true);
+      if (plain_switch_) prefetch_lines(sw_cols_.data(), std::size_t(std::min(params_.outputs, 64)) * sizeof(std::uint64_t), true);
+      break;
+    case 3:
+      if (buffered_flits_ == 0) break;
+      for (std::size_t w = 0; w < vc_words_.size(); ++w) {
+        for (std::uint64_t word = vc_words_[w].occupied; word; word &= word - 1) {
+          const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
+          __builtin_prefetch(&vcs_[idx], 1);
+          __builtin_prefetch(&rows_[std::size_t(by_vcs_.quot(int(idx))) * std::size_t(params_.input_speedup)], 1);
+        }
+        for (std::uint64_t word = vc_words_[w].routing | vc_words_[w].sa_wait; word; word &= word - 1)
+          __builtin_prefetch(&ready_[w * 64 + std::size_t(__builtin_ctzll(word))]);
+      }
+      break;
+    case 4:
+      if (buffered_flits_ == 0) break;
+      for (std::size_t w = 0; w < vc_words_.size(); ++w)
+        for (std::uint64_t word = vc_words_[w].occupied & ~vc_words_[w].routing; word; word &= word - 1) {
+          const InputVc& v = vcs_[w * 64 + std::size_t(__builtin_ctzll(word))];
+          if (v.out_port >= 0) __builtin_prefetch(&out_[std::size_t(v.out_port)], 1);
+        }
+      break;
+    case 5:
+      if (buffered_flits_ == 0) break;
+      for (std::size_t w = 0; w < vc_words_.size(); ++w)
+        for (std::uint64_t word = vc_words_[w].occupied & vc_words_[w].active & ~vc_words_[w].sa_wait; word;
+             word &= word - 1) {
+          const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
+          const InputVc& v = vcs_[idx];
+          if (const Link* l = out_[std::size_t(v.out_port)].link) l->prefetch_flit_side();
+          if (const Link* l = port_link(by_vcs_.quot(int(idx)))) l->prefetch_credit_side();
+        }
+      break;
+    default:
+      break;
+  }
+}
+
+void Subswitch::prefetch_arrival(int port, int vc) const {
+  if (!crossbar_ports_.empty() || unsigned(vc) >= unsigned(params_.vcs)) return;
+  const std::size_t idx = std::size_t(port) * std::size_t(params_.vcs) + std::size_t(vc);
+  __builtin_prefetch(&vcs_[idx], 1);
+  __builtin_prefetch(&ready_[idx], 1);
+}
+
+}  // namespace nwn

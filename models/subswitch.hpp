@@ -367,6 +367,15 @@ class alignas(64) Subswitch {
   // (~index: a held VC that cannot send, released after the scan).
   std::vector<int> row_hold_vc_, out_held_by_, held_sends_;
   std::string name_;
+
+ public:
+  // Software prefetch (Clocked::prefetch, through the router), stage 1 to
+  // 5, each following the lines the one before asked for; changes nothing.
+  void prefetch(Cycle now, int stage) const;
+  // What receiving a flit on VC `vc` of input `port` (a credit on output
+  // `port`) writes.
+  void prefetch_arrival(int port, int vc) const;
+  void prefetch_credit_arrival(int port) const { __builtin_prefetch(&out_[std::size_t(port)], 1); }
 };
 
 }  // namespace nwn
