@@ -123,6 +123,17 @@ TEST_P(AllocatorMatching, SplittingByDisjointOutputGroupsChangesNothing) {
   }
 }
 
+// One round through the matrix: input in[i] asks for the outputs base + b
+// of the bits b of masks[i] below `width`.
+void matrix_round(Allocator& a, const std::vector<int>& in, const std::vector<std::uint64_t>& masks, int base,
+                  int width) {
+  a.clear();
+  for (std::size_t i = 0; i < in.size(); ++i)
+    for (int b = 0; b < width; ++b)
+      if (masks[i] >> b & 1) a.request(in[i], base + b);
+  a.allocate();
+}
+
 // allocate_group (a round of up to 64 requesters handed whole, as the
 // subswitch's switch allocation and a port's VC allocation do): the grants
 // and priority state of the same round through the matrix. Two copies fed
@@ -148,17 +159,9 @@ TEST_P(AllocatorMatching, AllocateGroupIsTheMatrixRound) {
         std::vector<std::uint64_t> masks(in.size());
         const std::uint64_t window = width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
         for (auto& m : masks) m = rng.next() & rng.next() & window;  // some empty
-        matrix->clear();
-        for (std::size_t i = 0; i < in.size(); ++i)
-          for (int b = 0; b < width; ++b)
-            if (masks[i] >> b & 1) matrix->request(in[i], base + b);
-        matrix->allocate();
+        matrix_round(*matrix, in, masks, base, width);
         if (round % 7 == 0) {  // the same round through the matrix on the group copy too
-          group->clear();
-          for (std::size_t i = 0; i < in.size(); ++i)
-            for (int b = 0; b < width; ++b)
-              if (masks[i] >> b & 1) group->request(in[i], base + b);
-          group->allocate();
+          matrix_round(*group, in, masks, base, width);
           for (std::size_t i = 0; i < in.size(); ++i)
             ASSERT_EQ(group->grant_of_input(in[i]), matrix->grant_of_input(in[i])) << "round " << round;
           continue;
@@ -194,11 +197,7 @@ TEST_P(AllocatorMatching, AllocateGroupOfFewIsTheMatrixRound) {
         std::sort(in.begin(), in.end());
         std::vector<std::uint64_t> masks(in.size());
         for (auto& m : masks) m = rng.next() & ((std::uint64_t{1} << width) - 1);  // some empty
-        matrix->clear();
-        for (std::size_t i = 0; i < in.size(); ++i)
-          for (int b = 0; b < width; ++b)
-            if (masks[i] >> b & 1) matrix->request(in[i], base + b);
-        matrix->allocate();
+        matrix_round(*matrix, in, masks, base, width);
         std::vector<int> grants(in.size(), -2);
         const std::uint64_t granted =
             group->allocate_group(int(in.size()), in.data(), masks.data(), base, grants.data());
