@@ -379,7 +379,11 @@ void EndpointGroup::prefetch(Cycle now, int stage) const {
     }
   } else if (stage == 3) {
     pending_credits_.for_each_due(now, [&](int i) { nis_[std::size_t(i)]->inject_link()->prefetch_credit(); });
-    pending_flits_.for_each_due(now, [&](int i) { nis_[std::size_t(i)]->eject_link()->prefetch_flit(); });
+    pending_flits_.for_each_due(now, [&](int i) {
+      const Link* l = nis_[std::size_t(i)]->eject_link();
+      l->prefetch_flit();
+      l->prefetch_credit_slot_to_send();  // the credit for the flit it takes
+    });
     for (int local : active_) nis_[std::size_t(local)]->inject_link()->prefetch_flit_slot_to_send();
   }
 }

@@ -70,7 +70,7 @@ class Clocked : public LinkEnd {
   // its links the fields its own end writes (models/link.hpp).
   // In a large network every cache line of a component is out of the cache
   // when its turn comes, and its tick is a chain of dependent misses.
-  static constexpr int kPrefetchStages = 6;
+  static constexpr int kPrefetchStages = 7;
   virtual void prefetch(Cycle /*now*/, int /*stage*/) const {}
 
  private:

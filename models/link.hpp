@@ -450,6 +450,14 @@ class alignas(64) Link {
   std::string name_;
   int extra_cycles_ = 0, credit_buffer_ = 0, credit_rate_ = 0, block_ = 1;
   LinkParams params_;
+
+ public:
+  // Software prefetch (Clocked::prefetch) of the reading end of each
+  // direction, at its LinkEnd (its vtable pointer): a send published at
+  // once (no outbox) calls it to mark the input pending. The pointers are
+  // set before the simulation.
+  void prefetch_flit_reader() const { __builtin_prefetch(receiver_); }
+  void prefetch_credit_reader() const { __builtin_prefetch(credit_sender_); }
 };
 static_assert(sizeof(DelayQueue<Flit>) == 24, "a queue header leaves room for a link side's state in its line");
 

@@ -816,14 +816,37 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
         }
       break;
     case 5:
+      // Every buffered flit may leave this cycle (one-flit packets are
+      // routed and allocated in the cycles just before): the links of all
+      // routed ones.
       if (buffered_flits_ == 0) break;
       for (std::size_t w = 0; w < vc_words_.size(); ++w)
-        for (std::uint64_t word = vc_words_[w].occupied & vc_words_[w].active & ~vc_words_[w].sa_wait; word;
-             word &= word - 1) {
+        for (std::uint64_t word = vc_words_[w].occupied & ~vc_words_[w].routing; word; word &= word - 1) {
           const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
           const InputVc& v = vcs_[idx];
-          if (const Link* l = out_[std::size_t(v.out_port)].link) l->prefetch_flit_side();
+          if (v.out_port >= 0)
+            if (const Link* l = out_[std::size_t(v.out_port)].link) l->prefetch_flit_side();
           if (const Link* l = port_link(by_vcs_.quot(int(idx)))) l->prefetch_credit_side();
+        }
+      break;
+    case 6:
+      // What traverse writes (their headers came in stage 5): on the
+      // output link the flit's slot, on the input link the credit's; and
+      // the LinkEnd of each link's reader, which a publish calls.
+      if (buffered_flits_ == 0) break;
+      for (std::size_t w = 0; w < vc_words_.size(); ++w)
+        for (std::uint64_t word = vc_words_[w].occupied & ~vc_words_[w].routing; word; word &= word - 1) {
+          const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
+          const InputVc& v = vcs_[idx];
+          if (v.out_port >= 0)
+            if (const Link* l = out_[std::size_t(v.out_port)].link) {
+              l->prefetch_flit_slot_to_send();
+              l->prefetch_flit_reader();
+            }
+          if (const Link* l = port_link(by_vcs_.quot(int(idx)))) {
+            l->prefetch_credit_slot_to_send();
+            l->prefetch_credit_reader();
+          }
         }
       break;
     default:

@@ -370,7 +370,7 @@ class alignas(64) Subswitch {
 
  public:
   // Software prefetch (Clocked::prefetch, through the router), stage 1 to
-  // 5, each following the lines the one before asked for; changes nothing.
+  // 6, each following the lines the one before asked for; changes nothing.
   void prefetch(Cycle now, int stage) const;
   // What receiving a flit on VC `vc` of input `port` (a credit on output
   // `port`) writes.
