@@ -81,9 +81,7 @@ class PendingInputs {
   // Asks for the marks and arrivals of `n` inputs (the resize's n): the
   // lines visit_due reads (Clocked::prefetch).
   void prefetch(int n) const {
-    const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data_.get());
-    const std::uintptr_t end = begin + (std::size_t(words_) + std::size_t(n)) * sizeof(std::uint64_t);
-    for (std::uintptr_t a = begin & ~std::uintptr_t{63}; a < end; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
+    prefetch_lines(data_.get(), (std::size_t(words_) + std::size_t(n)) * sizeof(std::uint64_t), true);
   }
   // Calls f(i) for every marked input with an item due at `now`, changing nothing.
   template <typename F>

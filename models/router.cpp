@@ -92,15 +92,11 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
 // the due flits go to. The subswitches follow their own stages alongside
 // (one later with several, through the line of subswitches_).
 void Router::prefetch(Cycle now, int stage) const {
-  const auto prefetch_array = [](const void* data, std::size_t bytes) {
-    const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data), end = begin + bytes;
-    for (std::uintptr_t a = begin & ~std::uintptr_t{63}; a < end; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a));
-  };
   if (stage == 1) {
     pending_flits_.prefetch(int(input_ref_.size()));
     pending_credits_.prefetch(int(output_ref_.size()));
-    if (pending_flits_.count() > 0) prefetch_array(input_ref_.data(), input_ref_.size() * sizeof(PortRef));
-    if (pending_credits_.count() > 0) prefetch_array(output_ref_.data(), output_ref_.size() * sizeof(PortRef));
+    if (pending_flits_.count() > 0) prefetch_lines(input_ref_.data(), input_ref_.size() * sizeof(PortRef), false);
+    if (pending_credits_.count() > 0) prefetch_lines(output_ref_.data(), output_ref_.size() * sizeof(PortRef), false);
     if (!only_ss_) __builtin_prefetch(subswitches_.data());
   } else if (stage == 2) {
     pending_flits_.for_each_due(now, [&](int i) {

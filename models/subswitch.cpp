@@ -332,14 +332,8 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     if (g >= 0) grant_vc(r.input, g, now);
   } else {
     vc_alloc_->clear();
-    for (int i = 0; i < n; ++i)
-      for (std::uint64_t m = requests_[i].mask; m; m &= m - 1)
-        vc_alloc_->request(requests_[i].input, requests_[i].port * V + __builtin_ctzll(m));
-    vc_alloc_->allocate();
-    for (int req : vc_alloc_->active_inputs()) {
-      const int g = vc_alloc_->grant_of_input(req);
-      if (g >= 0) grant_vc(req, g, now);
-    }
+    for (int i = 0; i < n; ++i) request_vcs(requests_[i].input, requests_[i].port * V, requests_[i].mask);
+    grant_vc_round(now);
   }
   if (tracer_) trace_vc_grants(now, n);
 }
@@ -355,6 +349,21 @@ inline void Subswitch::grant_vc(int req, int g, Cycle now) {
   if (ready > now) {
     words_of(req).sa_wait |= bit_of(req);
     sa_wait_until_ = std::max(sa_wait_until_, ready);
+  }
+}
+
+// A round through the allocator's matrix: input VC `input` asks for the
+// output VCs base + b of the bits b of `mask` (after clear()); then
+// grant_vc_round allocates and grants.
+void Subswitch::request_vcs(int input, int base, std::uint64_t mask) {
+  for (std::uint64_t m = mask; m; m &= m - 1) vc_alloc_->request(input, base + __builtin_ctzll(m));
+}
+
+void Subswitch::grant_vc_round(Cycle now) {
+  vc_alloc_->allocate();
+  for (int req : vc_alloc_->active_inputs()) {
+    const int g = vc_alloc_->grant_of_input(req);
+    if (g >= 0) grant_vc(req, g, now);
   }
 }
 
@@ -409,14 +418,8 @@ void Subswitch::allocate_vc_ports(int n, int ports, Cycle now) {
       continue;
     }
     vc_alloc_->clear();
-    for (int i = 0; i < count; ++i)
-      for (std::uint64_t m = va_masks_[std::size_t(first + i)]; m; m &= m - 1)
-        vc_alloc_->request(inputs[i], port * V + __builtin_ctzll(m));
-    vc_alloc_->allocate();
-    for (int req : vc_alloc_->active_inputs()) {
-      const int g = vc_alloc_->grant_of_input(req);
-      if (g >= 0) grant_vc(req, g, now);
-    }
+    for (int i = 0; i < count; ++i) request_vcs(inputs[i], port * V, va_masks_[std::size_t(first + i)]);
+    grant_vc_round(now);
   }
 }
 
@@ -761,16 +764,6 @@ void Subswitch::report_buffers(std::ostream& os) const {
 
 namespace nwn {
 
-namespace {
-void prefetch_lines(const void* data, std::size_t bytes, bool write) {
-  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data), end = begin + bytes;
-  for (std::uintptr_t a = begin & ~std::uintptr_t{63}; a < end; a += 64) {
-    if (write) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
-    else __builtin_prefetch(reinterpret_cast<const void*>(a), 0);
-  }
-}
-}  // namespace
-
 // Stage 1: this object's per-cycle lines; 2: the VC bit sets and the
 // allocation's scratch; 3: the occupied VCs, their rows and ready times;
 // 4: the output ports of those holding a route; 5: the links of those
@@ -809,45 +802,37 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
       break;
     case 4:
       if (buffered_flits_ == 0) break;
-      for (std::size_t w = 0; w < vc_words_.size(); ++w)
-        for (std::uint64_t word = vc_words_[w].occupied & ~vc_words_[w].routing; word; word &= word - 1) {
-          const InputVc& v = vcs_[w * 64 + std::size_t(__builtin_ctzll(word))];
-          if (v.out_port >= 0) __builtin_prefetch(&out_[std::size_t(v.out_port)], 1);
-        }
+      for_each_routed_vc([&](std::size_t, const InputVc& v) {
+        if (v.out_port >= 0) __builtin_prefetch(&out_[std::size_t(v.out_port)], 1);
+      });
       break;
     case 5:
       // Every buffered flit may leave this cycle (one-flit packets are
       // routed and allocated in the cycles just before): the links of all
       // routed ones.
       if (buffered_flits_ == 0) break;
-      for (std::size_t w = 0; w < vc_words_.size(); ++w)
-        for (std::uint64_t word = vc_words_[w].occupied & ~vc_words_[w].routing; word; word &= word - 1) {
-          const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
-          const InputVc& v = vcs_[idx];
-          if (v.out_port >= 0)
-            if (const Link* l = out_[std::size_t(v.out_port)].link) l->prefetch_flit_side();
-          if (const Link* l = port_link(by_vcs_.quot(int(idx)))) l->prefetch_credit_side();
-        }
+      for_each_routed_vc([&](std::size_t idx, const InputVc& v) {
+        if (v.out_port >= 0)
+          if (const Link* l = out_[std::size_t(v.out_port)].link) l->prefetch_flit_side();
+        if (const Link* l = port_link(by_vcs_.quot(int(idx)))) l->prefetch_credit_side();
+      });
       break;
     case 6:
       // What traverse writes (their headers came in stage 5): on the
       // output link the flit's slot, on the input link the credit's; and
       // the LinkEnd of each link's reader, which a publish calls.
       if (buffered_flits_ == 0) break;
-      for (std::size_t w = 0; w < vc_words_.size(); ++w)
-        for (std::uint64_t word = vc_words_[w].occupied & ~vc_words_[w].routing; word; word &= word - 1) {
-          const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
-          const InputVc& v = vcs_[idx];
-          if (v.out_port >= 0)
-            if (const Link* l = out_[std::size_t(v.out_port)].link) {
-              l->prefetch_flit_slot_to_send();
-              l->prefetch_flit_reader();
-            }
-          if (const Link* l = port_link(by_vcs_.quot(int(idx)))) {
-            l->prefetch_credit_slot_to_send();
-            l->prefetch_credit_reader();
+      for_each_routed_vc([&](std::size_t idx, const InputVc& v) {
+        if (v.out_port >= 0)
+          if (const Link* l = out_[std::size_t(v.out_port)].link) {
+            l->prefetch_flit_slot_to_send();
+            l->prefetch_flit_reader();
           }
+        if (const Link* l = port_link(by_vcs_.quot(int(idx)))) {
+          l->prefetch_credit_slot_to_send();
+          l->prefetch_credit_reader();
         }
+      });
       break;
     default:
       break;

@@ -252,6 +252,8 @@ class alignas(64) Subswitch {
         f(int(w * 64) + __builtin_ctzll(word));
   }
   void grant_vc(int req, int g, Cycle now);
+  void request_vcs(int input, int base, std::uint64_t mask);
+  void grant_vc_round(Cycle now);
   void allocate_vc_ports(int n, int ports, Cycle now);
   void route_vc(int idx);
   // Per 64 VCs, the bit sets the per-cycle scans read, side by side: a
@@ -367,6 +369,17 @@ class alignas(64) Subswitch {
   // (~index: a held VC that cannot send, released after the scan).
   std::vector<int> row_hold_vc_, out_held_by_, held_sends_;
   std::string name_;
+
+  // Visits f(index, VC) for every buffered VC past route computation (the
+  // ones a prefetch stage follows to their output port and links).
+  template <typename F>
+  void for_each_routed_vc(F&& f) const {
+    for (std::size_t w = 0; w < vc_words_.size(); ++w)
+      for (std::uint64_t word = vc_words_[w].occupied & ~vc_words_[w].routing; word; word &= word - 1) {
+        const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
+        f(idx, vcs_[idx]);
+      }
+  }
 
  public:
   // Software prefetch (Clocked::prefetch, through the router), stage 1 to
