@@ -274,15 +274,16 @@ class CreditQueue {
   }
   std::size_t capacity() const { return std::size_t(mask_) + 1; }
 
-  // Writer (as DelayQueue::push). A VC takes a byte and an arrival the
-  // other 56 bits (2^56 cycles: some 2,000 years at 10^9 cycles a second).
+  // Writer (as DelayQueue::push). A VC takes a byte (VCs are below 64,
+  // models/subswitch.hpp) and an arrival the other 56 bits (2^56 cycles:
+  // some 2,000 years at 10^9 cycles a second).
   void push(Cycle when, int vc, bool may_grow) {
-    if (__builtin_expect(((when >> 56) | (unsigned(vc) >> 8)) != 0, 0)) too_wide(when, vc);
+    if (__builtin_expect((when >> 56) != 0, 0)) too_wide(when, vc);
     if (tail_ - head_ > mask_) {
       if (!may_grow) throw std::logic_error("link credit queue over its capacity bound");
       reserve((std::size_t(mask_) + 1) * 2);
     }
-    slots()[tail_ & mask_] = when << 8 | std::uint64_t(unsigned(vc));
+    slots()[tail_ & mask_] = when << 8 | std::uint64_t(std::uint8_t(vc));
     ++tail_;
   }
   void publish() { visible_tail_ = tail_; }
@@ -331,7 +332,7 @@ class CreditQueue {
   }
   [[noreturn, gnu::cold, gnu::noinline]] static void too_wide(Cycle when, int vc) {
     throw std::logic_error("link credit for VC " + std::to_string(vc) + " arriving at cycle " + std::to_string(when) +
-                           ": a credit holds VCs below 256 and cycles below 2^56");
+                           ": a credit holds cycles below 2^56");
   }
 
   std::uint64_t store_[kInline] = {};
