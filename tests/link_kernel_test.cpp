@@ -187,6 +187,48 @@ TEST(DelayQueue, GrowsMidRingInOrderOrRefuses) {
   EXPECT_THROW(full.push(0, 2, false), std::logic_error);
 }
 
+// The credit ring keeps two credits in the link's line and moves to storage
+// of its own when it grows, in order, with the head mid-ring; an empty ring
+// shrinks back; a credit's VC and arrival survive the packing.
+TEST(CreditQueue, InlineGrowsInOrderAndShrinksWhenEmpty) {
+  CreditQueue q(2);
+  EXPECT_EQ(q.capacity(), 2u);
+  int next_in = 0, next_out = 0;
+  const auto push = [&](bool may_grow) {
+    q.push(Cycle(1000 + next_in), next_in % 200, may_grow);
+    ++next_in;
+  };
+  push(false);
+  push(false);
+  EXPECT_THROW(push(false), std::logic_error);
+  q.publish();
+  EXPECT_EQ(q.front(), next_out % 200);
+  EXPECT_EQ(q.front_at(), Cycle(1000 + next_out));
+  q.pop(), ++next_out;  // the head is at slot 1
+  for (int i = 0; i < 9; ++i) push(true);  // grows past the line
+  EXPECT_GE(q.capacity(), 16u);
+  q.publish();
+  EXPECT_EQ(q.size(), std::size_t(next_in - next_out));
+  EXPECT_EQ(q.last_at(), Cycle(1000 + next_in - 1));
+  for (; !q.drained(); q.pop(), ++next_out) {
+    EXPECT_TRUE(q.ready(Cycle(1000 + next_out)));
+    EXPECT_FALSE(q.ready(Cycle(1000 + next_out - 1)));
+    EXPECT_EQ(q.next_at(), Cycle(1000 + next_out));
+    EXPECT_EQ(q.front(), next_out % 200);
+  }
+  EXPECT_EQ(q.next_at(), kNever);
+  q.reserve(2);  // empty: back in the line
+  EXPECT_EQ(q.capacity(), 2u);
+  push(false);
+  q.publish();
+  std::vector<CreditQueue::Timed> taken;
+  q.take_published([&](const CreditQueue::Timed& t) { taken.push_back(t); });
+  ASSERT_EQ(taken.size(), 1u);
+  EXPECT_EQ(taken[0].at, Cycle(1000 + next_in - 1));
+  EXPECT_EQ(taken[0].item, (next_in - 1) % 200);
+  EXPECT_THROW(q.push(Cycle{1} << 56, 0, true), std::logic_error);
+}
+
 // flits_sent counts what this end sent, not what another process's copy
 // handed over (put_flits).
 TEST(Link, FlitsSentCountsSendsNotPuts) {
