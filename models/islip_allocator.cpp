@@ -175,8 +175,7 @@ class IslipAllocator final : public Allocator {
 
   std::uint64_t allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,
                                  int* grants) override {
-    for (std::uint64_t t = inputs; t; t &= t - 1) grants[__builtin_ctzll(t)] = -1;
-    std::uint64_t granted = 0;
+    std::uint64_t granted = 0;  // (no grants[r] = -1 for the others: the caller reads the granted only)
     const auto grant = [&](int r, int out) {
       grants[r] = out;
       granted |= std::uint64_t{1} << r;

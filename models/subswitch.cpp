@@ -452,20 +452,23 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   });
   if (!rows) return;
   int* grants = row_grant_.data();
+  std::uint64_t granted;
   if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
     const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
-    const int out = sw_alloc_->allocate_one(row, lo, outputs >> lo);
-    if (out >= 0) send_from_row_plain<kVcBytes>(row, out, now);
-    rows_[std::size_t(row)].vcs_asking = 0;
-    return;
+    grants[row] = sw_alloc_->allocate_one(row, lo, outputs >> lo);
+    granted = std::uint64_t{grants[row] >= 0} << row;
+  } else {
+    granted = sw_alloc_->allocate_columns(rows, outputs, cols, grants);
   }
+  // The requests of the rows not granted are spent (a send spends its row's).
+  for (std::uint64_t left = rows & ~granted; left; left &= left - 1)
+    rows_[std::size_t(__builtin_ctzll(left))].vcs_asking = 0;
   // The sends in ascending rows, as the scan; the granted rows come as a
   // mask, so no branch asks which rows were granted.
-  for (std::uint64_t g = sw_alloc_->allocate_columns(rows, outputs, cols, grants); g; g &= g - 1) {
-    const int row = __builtin_ctzll(g);
+  for (; granted; granted &= granted - 1) {
+    const int row = __builtin_ctzll(granted);
     send_from_row_plain<kVcBytes>(row, grants[row], now);
   }
-  for (; rows; rows &= rows - 1) rows_[std::size_t(__builtin_ctzll(rows))].vcs_asking = 0;  // the requests are spent
 }
 
 void Subswitch::allocate_switch(Cycle now) {
@@ -606,12 +609,16 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
 }
 
 // send_from_row of the common switch: a row is an input port, its VCs all
-// of the port's.
+// of the port's; with traverse's work for that switch (no held
+// connections, no port copies: the row's link is the port's, the output's
+// link takes the flit now), inlined into the send loop: the two calls a
+// flit cost about 30 instructions of entry and exit.
 template <bool kVcBytes>
-void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
+[[gnu::always_inline]] inline void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
   const int V = params_.vcs;
   Row& port_row = rows_[std::size_t(row)];
   const std::uint64_t asking = port_row.vcs_asking;
+  port_row.vcs_asking = 0;  // the request is spent
   int& ptr = port_row.vc_pointer;
   int k;
   if (kVcBytes) {
@@ -635,9 +642,35 @@ void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
     }
     k = bits::first_cyclic(candidates, ptr);
   }
-  traverse(row, k, now);
   port_row.busy_until = now + Cycle(port_row.serialization_cycles);
   ptr = k + 1 == V ? 0 : k + 1;
+  // traverse(row, k, now) of this switch.
+  const int idx = row * V + k;
+  InputVc& v = vcs_[std::size_t(idx)];
+  OutputPort& o = out_[std::size_t(out)];
+  Flit& f = v.front;  // sent from its slot, then popped
+  if (f.traced) trace(TraceEvent::Traverse, now, row, k, f);
+  VcWords& words = words_of(idx);
+  const std::uint64_t bit = bit_of(idx);
+  // Without a branch: whether more flits wait is as good as random.
+  words.occupied &= ~(bit & (std::uint64_t{0} - std::uint64_t{!v.behind}));
+  --buffered_flits_;
+  ++activity_.buffer_reads;
+  ++activity_.crossbar_flits;
+  port_row.link->send_credit(k, now);
+  const int out_vc = v.out_vc;
+  f.vc = std::int16_t(out_vc);
+  ++f.hops;
+  if (o.track_credits && --o.credits[out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << out_vc);
+  o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  const bool tail = f.tail;
+  pop_front(v, idx);
+  if (tail) {
+    o.vc_owned &= ~(std::uint64_t{1} << out_vc);
+    v.out_port = v.out_vc = -1;
+    words.active &= ~bit;
+    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(row));
+  }
 }
 
 void Subswitch::traverse(int port, int vc, Cycle now) {
