@@ -203,44 +203,8 @@ void Subswitch::start_packet_if_any(int idx, Cycle ready) {
   words_of(idx).routing |= bit_of(idx);
 }
 
-Cycle Subswitch::receive_flits(int port, Cycle now) {
-  Link* link = port_link(port);
-  Cycle at;
-  while ((at = link->next_flit_at()) <= now) {
-    const Flit& f = link->front_flit();  // in the link's slot: copied once, into the buffer
-    const int vc = f.vc;
-    if (unsigned(vc) >= unsigned(params_.vcs)) bad_vc(vc);
-    int p = port;
-    if (!crossbar_ports_.empty()) {  // VC v of a port with copies: its copy v mod copies
-      const std::vector<int>& ports = crossbar_ports_[std::size_t(port)];
-      p = ports[std::size_t(vc) % ports.size()];
-    }
-    const int idx = p * params_.vcs + vc;
-    InputVc& v = vcs_[std::size_t(idx)];
-    const Flit* buffered = &v.front;
-    if (!v.has_front) {
-      words_of(idx).occupied |= bit_of(idx);
-      v.front = f;
-      v.has_front = true;
-    } else {
-      Ring<Flit>& b = behind_[std::size_t(idx)];
-      if (int(b.size()) + 1 >= params_.vc_depth_flits) overflow(p, vc);
-      b.push(f);
-      v.behind = true;
-      buffered = &b.at(b.size() - 1);
-    }
-    link->drop_flit();
-    ++buffered_flits_;
-    ++activity_.buffer_writes;
-    if (tracer_ && buffered->traced) trace(TraceEvent::Buffer, now, p, vc, *buffered);
-    if (v.state == VcState::Idle) {
-      if (!v.front.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
-      v.state = VcState::Routing;
-      ready_[std::size_t(idx)] = now + rc_cycles(p);
-      words_of(p * params_.vcs + vc).routing |= bit_of(p * params_.vcs + vc);
-    }
-  }
-  return at;
+void Subswitch::body_at_idle_front() const {
+  throw std::logic_error(name_ + ": body flit at the front of an idle VC");
 }
 
 void Subswitch::bad_vc(int vc) const {
