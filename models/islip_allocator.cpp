@@ -86,6 +86,13 @@ class IslipAllocator final : public Allocator {
     return group_rounds<false>(n, inputs, masks, base, grants);
   }
 
+  // The columns of the transposed 8x8 matrix, byte b read when output b
+  // is visited (building all eight took a loop of 8 a group).
+  struct ByteColumns {
+    std::uint64_t bytes;
+    std::uint64_t operator[](int b) const { return bytes >> (8 * b) & 0xff; }
+  };
+
   template <bool kByInput>
   std::uint64_t group_rounds(int n, const int* inputs, const std::uint64_t* masks, int base, int* grants) {
     if (!kByInput && n <= 8) {
@@ -116,11 +123,9 @@ class IslipAllocator final : public Allocator {
         rows ^= t ^ (t << 14);
         t = (rows ^ (rows >> 28)) & 0x00000000F0F0F0F0ULL;
         rows ^= t ^ (t << 28);
-        std::uint64_t cols[8];
-        for (int b = 0; b < 8; ++b) cols[b] = rows >> (8 * b) & 0xff;
         std::uint64_t granted = 0;  // places
         rounds(
-            (std::uint64_t{1} << n) - 1, free_outputs, cols, base,
+            (std::uint64_t{1} << n) - 1, free_outputs, ByteColumns{rows}, base,
             [&](int ptr) {
               const Lanes p = {ptr, ptr, ptr, ptr};
               const Lanes below = (lo < p) + (hi < p);  // per lane 0, -1 or -2: minus the inputs below ptr
@@ -195,8 +200,8 @@ class IslipAllocator final : public Allocator {
   // starts at the requesters high_of(its pointer) (the bits of those at or
   // after it); requester r is input input_of(r), and grant(r, output)
   // records a grant. kWithin64: every accept pointer is within base + [0, 64).
-  template <bool kWithin64 = false, typename HighOf, typename InputOf, typename Grant>
-  void rounds(std::uint64_t unmatched, std::uint64_t free_outputs, const std::uint64_t* cols, int base,
+  template <bool kWithin64 = false, typename Cols, typename HighOf, typename InputOf, typename Grant>
+  void rounds(std::uint64_t unmatched, std::uint64_t free_outputs, Cols cols, int base,
               HighOf high_of, InputOf input_of, Grant grant) {
     // Per requester, the outputs offering to it: all zero between rounds
     // (each offered requester accepts in its iteration, and its accept

@@ -203,6 +203,10 @@ void Subswitch::start_packet_if_any(int idx, Cycle ready) {
   words_of(idx).routing |= bit_of(idx);
 }
 
+void Subswitch::invalid_route() const {
+  throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
+}
+
 void Subswitch::body_at_idle_front() const {
   throw std::logic_error(name_ + ": body flit at the front of an idle VC");
 }
@@ -235,8 +239,10 @@ inline void Subswitch::route_vc(int idx) {
   const int V = params_.vcs;
   InputVc& v = vcs_[std::size_t(idx)];
   RouteDecision r = routing_->route(id_, by_vcs_.quot(idx), v.front);
-  if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
-    throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
+  // One branch: a negative vc_lo with a valid vc_hi is a large unsigned above it.
+  if ((unsigned(r.out_port) >= unsigned(params_.outputs)) | (unsigned(r.vc_hi) >= unsigned(V)) |
+      (unsigned(r.vc_lo) > unsigned(r.vc_hi)))
+    invalid_route();
   v.out_port = std::int16_t(r.out_port);
   v.vc_lo = std::uint8_t(r.vc_lo);
   v.vc_hi = std::uint8_t(r.vc_hi);
@@ -305,10 +311,14 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 // Input VC `req` takes output VC `g` (numbered port x vcs + vc).
 inline void Subswitch::grant_vc(int req, int g, Cycle now) {
   InputVc& v = vcs_[std::size_t(req)];
-  v.out_vc = std::int8_t(by_vcs_.rem(g));
-  out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
+  // g is numbered from the VC's own output port (both VC counts below 2^15).
+  const int out_vc = g - v.out_port * params_.vcs;
+  v.out_vc = std::int8_t(out_vc);
+  out_[v.out_port].vc_owned |= std::uint64_t{1} << out_vc;
   v.state = VcState::Active;
-  const Cycle ready = ready_[std::size_t(req)] = now + va_cycles(by_vcs_.quot(req));
+  // The latency without dividing req (the usual case: every input a router input).
+  const int va = all_router_inputs_ ? params_.va_cycles : va_cycles(by_vcs_.quot(req));
+  const Cycle ready = ready_[std::size_t(req)] = now + va;
   words_of(req).active |= bit_of(req);
   if (ready > now) {
     words_of(req).sa_wait |= bit_of(req);

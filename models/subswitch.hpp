@@ -237,6 +237,7 @@ class alignas(64) Subswitch {
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void body_at_idle_front() const;
+  [[noreturn, gnu::cold, gnu::noinline]] void invalid_route() const;
   [[noreturn, gnu::cold, gnu::noinline]] void no_vc_asking(int row) const;  // a switch grant nobody asked for
   void release_hold(int row, int out);
   bool is_router_input(int port) const { return all_router_inputs_ || params_.router_input[std::size_t(port)]; }
