@@ -633,10 +633,9 @@ template <bool kVcBytes>
   ++activity_.crossbar_flits;
   port_row.link->send_credit(k, now);
   const int out_vc = v.out_vc;
-  f.vc = std::int16_t(out_vc);
-  ++f.hops;
+  leave_as(f, out_vc);
   if (o.track_credits && --o.credits[out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << out_vc);
-  o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  send_on(o.link, f, now);
   const bool tail = f.tail;
   pop_front(v, idx);
   if (tail) {
@@ -668,10 +667,9 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
       out_held_by_[v.out_port] = row;
     }
   }
-  f.vc = v.out_vc;
-  ++f.hops;
+  leave_as(f, v.out_vc);
   if (o.track_credits && --o.credits[v.out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << v.out_vc);
-  if (crossbar_ports_.empty()) o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  if (crossbar_ports_.empty()) send_on(o.link, f, now);
   else o.link->enqueue(f, now, params_.sa_cycles + params_.st_cycles);
   const bool tail = f.tail;
   pop_front(v, port * params_.vcs + vc);
