@@ -70,12 +70,14 @@ class Allocator {
   // A round given by its columns, inputs and outputs below 64: the inputs
   // are the bits of `inputs`, the outputs asked for the bits of `outputs`,
   // and cols[b] (for each bit b of `outputs` only) the inputs asking for b.
-  // Writes the output granted to each input r of `inputs` (or -1) to
-  // grants[r], with the grants and priority updates of the same round
-  // through allocate_group (its caller spares the transpose when it has
-  // the columns at hand: the subswitch's switch allocation). Returns the
-  // inputs granted (grants[r] >= 0), for a caller to visit without a test
-  // per input.
+  // Writes the output granted to each granted input r of `inputs` to
+  // grants[r] (the others' entries may be left as they were, or -1), with
+  // the grants and priority updates of the same round through
+  // allocate_group (its caller spares the transpose when it has the
+  // columns at hand: the subswitch's switch allocation). Returns the
+  // inputs granted, for a caller to visit without a test per input (and
+  // to read only their grants: writing -1 for the others cost a loop over
+  // every asking input).
   virtual std::uint64_t allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,
                                          int* grants);
   // True when the allocation splits into independent ones wherever no two

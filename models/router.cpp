@@ -224,9 +224,13 @@ void Router::tick(Cycle now) {
       if (const Link* l = output_ref_[std::size_t(o)].link) l->prefetch_credit();
     });
   }
-  pending_flits_.visit_due(now, [&](int i) {
-    return subswitches_[input_ref_[i].ss]->receive_flits(int(input_ref_[i].port), now);
-  });
+  if (only_ss_) {  // one subswitch: flattened input i is its port i
+    pending_flits_.visit_due(now, [&](int i) { return only_ss_->receive_flits(i, now); });
+  } else {
+    pending_flits_.visit_due(now, [&](int i) {
+      return subswitches_[input_ref_[i].ss]->receive_flits(int(input_ref_[i].port), now);
+    });
+  }
   pending_credits_.visit_due(now, [&](int o) {
     return subswitches_[output_ref_[o].ss]->receive_credits(int(output_ref_[o].port), now);
   });

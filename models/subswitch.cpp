@@ -203,44 +203,12 @@ void Subswitch::start_packet_if_any(int idx, Cycle ready) {
   words_of(idx).routing |= bit_of(idx);
 }
 
-Cycle Subswitch::receive_flits(int port, Cycle now) {
-  Link* link = port_link(port);
-  Cycle at;
-  while ((at = link->next_flit_at()) <= now) {
-    const Flit& f = link->front_flit();  // in the link's slot: copied once, into the buffer
-    const int vc = f.vc;
-    if (unsigned(vc) >= unsigned(params_.vcs)) bad_vc(vc);
-    int p = port;
-    if (!crossbar_ports_.empty()) {  // VC v of a port with copies: its copy v mod copies
-      const std::vector<int>& ports = crossbar_ports_[std::size_t(port)];
-      p = ports[std::size_t(vc) % ports.size()];
-    }
-    const int idx = p * params_.vcs + vc;
-    InputVc& v = vcs_[std::size_t(idx)];
-    const Flit* buffered = &v.front;
-    if (!v.has_front) {
-      words_of(idx).occupied |= bit_of(idx);
-      v.front = f;
-      v.has_front = true;
-    } else {
-      Ring<Flit>& b = behind_[std::size_t(idx)];
-      if (int(b.size()) + 1 >= params_.vc_depth_flits) overflow(p, vc);
-      b.push(f);
-      v.behind = true;
-      buffered = &b.at(b.size() - 1);
-    }
-    link->drop_flit();
-    ++buffered_flits_;
-    ++activity_.buffer_writes;
-    if (tracer_ && buffered->traced) trace(TraceEvent::Buffer, now, p, vc, *buffered);
-    if (v.state == VcState::Idle) {
-      if (!v.front.head) throw std::logic_error(name_ + ": body flit at the front of an idle VC");
-      v.state = VcState::Routing;
-      ready_[std::size_t(idx)] = now + rc_cycles(p);
-      words_of(p * params_.vcs + vc).routing |= bit_of(p * params_.vcs + vc);
-    }
-  }
-  return at;
+void Subswitch::invalid_route() const {
+  throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
+}
+
+void Subswitch::body_at_idle_front() const {
+  throw std::logic_error(name_ + ": body flit at the front of an idle VC");
 }
 
 void Subswitch::bad_vc(int vc) const {
@@ -271,8 +239,10 @@ inline void Subswitch::route_vc(int idx) {
   const int V = params_.vcs;
   InputVc& v = vcs_[std::size_t(idx)];
   RouteDecision r = routing_->route(id_, by_vcs_.quot(idx), v.front);
-  if (r.out_port < 0 || r.out_port >= params_.outputs || r.vc_lo < 0 || r.vc_hi >= V || r.vc_lo > r.vc_hi)
-    throw std::logic_error(name_ + ": routing returned an invalid port or VC range");
+  // One branch: a negative vc_lo with a valid vc_hi is a large unsigned above it.
+  if ((unsigned(r.out_port) >= unsigned(params_.outputs)) | (unsigned(r.vc_hi) >= unsigned(V)) |
+      (unsigned(r.vc_lo) > unsigned(r.vc_hi)))
+    invalid_route();
   v.out_port = std::int16_t(r.out_port);
   v.vc_lo = std::uint8_t(r.vc_lo);
   v.vc_hi = std::uint8_t(r.vc_hi);
@@ -341,10 +311,14 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 // Input VC `req` takes output VC `g` (numbered port x vcs + vc).
 inline void Subswitch::grant_vc(int req, int g, Cycle now) {
   InputVc& v = vcs_[std::size_t(req)];
-  v.out_vc = std::int8_t(by_vcs_.rem(g));
-  out_[v.out_port].vc_owned |= std::uint64_t{1} << v.out_vc;
+  // g is numbered from the VC's own output port (both VC counts below 2^15).
+  const int out_vc = g - v.out_port * params_.vcs;
+  v.out_vc = std::int8_t(out_vc);
+  out_[v.out_port].vc_owned |= std::uint64_t{1} << out_vc;
   v.state = VcState::Active;
-  const Cycle ready = ready_[std::size_t(req)] = now + va_cycles(by_vcs_.quot(req));
+  // The latency without dividing req (the usual case: every input a router input).
+  const int va = all_router_inputs_ ? params_.va_cycles : va_cycles(by_vcs_.quot(req));
+  const Cycle ready = ready_[std::size_t(req)] = now + va;
   words_of(req).active |= bit_of(req);
   if (ready > now) {
     words_of(req).sa_wait |= bit_of(req);
@@ -452,20 +426,23 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   });
   if (!rows) return;
   int* grants = row_grant_.data();
+  std::uint64_t granted;
   if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
     const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
-    const int out = sw_alloc_->allocate_one(row, lo, outputs >> lo);
-    if (out >= 0) send_from_row_plain<kVcBytes>(row, out, now);
-    rows_[std::size_t(row)].vcs_asking = 0;
-    return;
+    grants[row] = sw_alloc_->allocate_one(row, lo, outputs >> lo);
+    granted = std::uint64_t{grants[row] >= 0} << row;
+  } else {
+    granted = sw_alloc_->allocate_columns(rows, outputs, cols, grants);
   }
+  // The requests of the rows not granted are spent (a send spends its row's).
+  for (std::uint64_t left = rows & ~granted; left; left &= left - 1)
+    rows_[std::size_t(__builtin_ctzll(left))].vcs_asking = 0;
   // The sends in ascending rows, as the scan; the granted rows come as a
   // mask, so no branch asks which rows were granted.
-  for (std::uint64_t g = sw_alloc_->allocate_columns(rows, outputs, cols, grants); g; g &= g - 1) {
-    const int row = __builtin_ctzll(g);
+  for (; granted; granted &= granted - 1) {
+    const int row = __builtin_ctzll(granted);
     send_from_row_plain<kVcBytes>(row, grants[row], now);
   }
-  for (; rows; rows &= rows - 1) rows_[std::size_t(__builtin_ctzll(rows))].vcs_asking = 0;  // the requests are spent
 }
 
 void Subswitch::allocate_switch(Cycle now) {
@@ -606,12 +583,16 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
 }
 
 // send_from_row of the common switch: a row is an input port, its VCs all
-// of the port's.
+// of the port's; with traverse's work for that switch (no held
+// connections, no port copies: the row's link is the port's, the output's
+// link takes the flit now), inlined into the send loop: the two calls a
+// flit cost about 30 instructions of entry and exit.
 template <bool kVcBytes>
-void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
+[[gnu::always_inline]] inline void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
   const int V = params_.vcs;
   Row& port_row = rows_[std::size_t(row)];
   const std::uint64_t asking = port_row.vcs_asking;
+  port_row.vcs_asking = 0;  // the request is spent
   int& ptr = port_row.vc_pointer;
   int k;
   if (kVcBytes) {
@@ -635,9 +616,34 @@ void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
     }
     k = bits::first_cyclic(candidates, ptr);
   }
-  traverse(row, k, now);
   port_row.busy_until = now + Cycle(port_row.serialization_cycles);
   ptr = k + 1 == V ? 0 : k + 1;
+  // traverse(row, k, now) of this switch.
+  const int idx = row * V + k;
+  InputVc& v = vcs_[std::size_t(idx)];
+  OutputPort& o = out_[std::size_t(out)];
+  Flit& f = v.front;  // sent from its slot, then popped
+  if (f.traced) trace(TraceEvent::Traverse, now, row, k, f);
+  VcWords& words = words_of(idx);
+  const std::uint64_t bit = bit_of(idx);
+  // Without a branch: whether more flits wait is as good as random.
+  words.occupied &= ~(bit & (std::uint64_t{0} - std::uint64_t{!v.behind}));
+  --buffered_flits_;
+  ++activity_.buffer_reads;
+  ++activity_.crossbar_flits;
+  port_row.link->send_credit(k, now);
+  const int out_vc = v.out_vc;
+  leave_as(f, out_vc);
+  if (o.track_credits && --o.credits[out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << out_vc);
+  send_on(o.link, f, now);
+  const bool tail = f.tail;
+  pop_front(v, idx);
+  if (tail) {
+    o.vc_owned &= ~(std::uint64_t{1} << out_vc);
+    v.out_port = v.out_vc = -1;
+    words.active &= ~bit;
+    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(row));
+  }
 }
 
 void Subswitch::traverse(int port, int vc, Cycle now) {
@@ -661,10 +667,9 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
       out_held_by_[v.out_port] = row;
     }
   }
-  f.vc = v.out_vc;
-  ++f.hops;
+  leave_as(f, v.out_vc);
   if (o.track_credits && --o.credits[v.out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << v.out_vc);
-  if (crossbar_ports_.empty()) o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  if (crossbar_ports_.empty()) send_on(o.link, f, now);
   else o.link->enqueue(f, now, params_.sa_cycles + params_.st_cycles);
   const bool tail = f.tail;
   pop_front(v, port * params_.vcs + vc);

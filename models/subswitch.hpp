@@ -233,9 +233,19 @@ class alignas(64) Subswitch {
   void route_and_allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
+  // What a flit crossing the crossbar carries on, and its send after the
+  // switch allocation and traversal stages: for traverse and the plain
+  // switch's inlined copy of it.
+  static void leave_as(Flit& f, int out_vc) {
+    f.vc = std::int16_t(out_vc);
+    ++f.hops;
+  }
+  void send_on(Link* link, const Flit& f, Cycle now) const { link->send(f, now, params_.sa_cycles + params_.st_cycles); }
   void start_packet_if_any(int idx, Cycle ready);
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void body_at_idle_front() const;
+  [[noreturn, gnu::cold, gnu::noinline]] void invalid_route() const;
   [[noreturn, gnu::cold, gnu::noinline]] void no_vc_asking(int row) const;  // a switch grant nobody asked for
   void release_hold(int row, int out);
   bool is_router_input(int port) const { return all_router_inputs_ || params_.router_input[std::size_t(port)]; }
@@ -390,5 +400,47 @@ class alignas(64) Subswitch {
   void prefetch_arrival(int port, int vc) const;
   void prefetch_credit_arrival(int port) const { __builtin_prefetch(&out_[std::size_t(port)], 1); }
 };
+
+// In the header, so that the router's visit of its due inputs (Router::tick)
+// inlines it: a call per flit cost about 20 instructions of entry and exit.
+[[gnu::always_inline]] inline Cycle Subswitch::receive_flits(int port, Cycle now) {
+  Link* link = port_link(port);
+  Cycle at;
+  while ((at = link->next_flit_at()) <= now) {
+    const Flit& f = link->front_flit();  // in the link's slot: copied once, into the buffer
+    const int vc = f.vc;
+    if (unsigned(vc) >= unsigned(params_.vcs)) bad_vc(vc);
+    int p = port;
+    if (!crossbar_ports_.empty()) {  // VC v of a port with copies: its copy v mod copies
+      const std::vector<int>& ports = crossbar_ports_[std::size_t(port)];
+      p = ports[std::size_t(vc) % ports.size()];
+    }
+    const int idx = p * params_.vcs + vc;
+    InputVc& v = vcs_[std::size_t(idx)];
+    const Flit* buffered = &v.front;
+    if (!v.has_front) {
+      words_of(idx).occupied |= bit_of(idx);
+      v.front = f;
+      v.has_front = true;
+    } else {
+      Ring<Flit>& b = behind_[std::size_t(idx)];
+      if (int(b.size()) + 1 >= params_.vc_depth_flits) overflow(p, vc);
+      b.push(f);
+      v.behind = true;
+      buffered = &b.at(b.size() - 1);
+    }
+    link->drop_flit();
+    ++buffered_flits_;
+    ++activity_.buffer_writes;
+    if (tracer_ && buffered->traced) trace(TraceEvent::Buffer, now, p, vc, *buffered);
+    if (v.state == VcState::Idle) {
+      if (!v.front.head) body_at_idle_front();
+      v.state = VcState::Routing;
+      ready_[std::size_t(idx)] = now + rc_cycles(p);
+      words_of(p * params_.vcs + vc).routing |= bit_of(p * params_.vcs + vc);
+    }
+  }
+  return at;
+}
 
 }  // namespace nwn
