@@ -13,6 +13,59 @@ const char* state_name(int s) {
 }
 }  // namespace
 
+// The allocations' scratch: written and read within one allocation step of
+// one subswitch, so one per thread serves every subswitch the thread runs.
+// A large network does not fit in the cache, and per subswitch these lines
+// were missed every cycle (about 14 of a radix-32 router's 270 a cycle in
+// the 1-cycle fat tree). Between steps the counts of port_requests are
+// zero; the rest holds nothing.
+struct Subswitch::Scratch {
+  std::vector<Request> requests;  // this cycle's VC allocation requests, in scan order
+  // VC allocation by output port (va_splits_): per port its count and
+  // group offset, the ports asked (in the order of their first requests;
+  // the scan writes one past them), those asked by one request and those
+  // asked by more, and the requests sorted by port (each port's in scan
+  // order, ascending inputs): inputs, masks and grants, a group a slice.
+  std::vector<PortRequests> port_requests;
+  std::vector<int> ports_asking, single_ports, group_ports;
+  std::vector<int> va_inputs, va_grants;
+  std::vector<std::uint64_t> va_masks;
+  std::vector<int> row_grant;  // per crossbar row: its grant in a group round
+  std::uint64_t sw_cols[64] = {};  // allocate_switch_plain: per output, the rows asking for it
+  // A group of at most 64 requesters handed whole to the allocator
+  // (Allocator::allocate_group): the requesters, their masks, their grants.
+  int group_inputs[64] = {}, group_grants[64] = {};
+  std::uint64_t group_masks[64] = {};
+
+  // Grows (never shrinks) to what a subswitch needs: done once per thread
+  // and size, not per cycle.
+  void fit(std::size_t requests_max, std::size_t outputs, std::size_t rows) {
+    if (requests.size() < requests_max) {
+      requests.resize(requests_max);
+      va_inputs.resize(requests_max);
+      va_grants.resize(requests_max);
+      va_masks.resize(requests_max);
+    }
+    if (port_requests.size() < outputs) {
+      port_requests.resize(outputs);  // the new counts zero, the others zero already
+      ports_asking.resize(outputs + 1);
+      single_ports.resize(outputs);
+      group_ports.resize(outputs);
+    }
+    if (row_grant.size() < rows) row_grant.resize(rows);
+  }
+};
+
+Subswitch::Scratch& Subswitch::scratch() const {
+  static thread_local Scratch s;
+  const std::size_t outputs = std::size_t(params_.outputs);
+  if (__builtin_expect(s.requests.size() < requests_max_ || s.port_requests.size() < outputs ||
+                           s.row_grant.size() < rows_.size(),
+                       0))
+    s.fit(requests_max_, outputs, rows_.size());
+  return s;
+}
+
 Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, SubswitchRouting* routing)
     : params_(p),
       routing_(routing),
@@ -59,26 +112,14 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     for (const auto& ports : crossbar_ports_) columns = std::max(columns, int(ports.size()));
     if (columns > p.vcs) throw std::invalid_argument(name_ + ": more crossbar ports per port than VCs to feed them");
   }
-  requests_.resize(std::size_t(p.inputs) * p.vcs * columns);
-  port_requests_.assign(std::size_t(p.outputs), PortRequests{});
-  ports_asking_.assign(std::size_t(p.outputs) + 1, 0);  // the scan writes one past the ports asked
-  single_ports_.assign(std::size_t(p.outputs), 0);
-  group_ports_.assign(std::size_t(p.outputs), 0);
-  va_inputs_.assign(requests_.size(), 0);
-  va_grants_.assign(requests_.size(), -1);
-  va_masks_.assign(requests_.size(), 0);
+  requests_max_ = std::size_t(p.inputs) * p.vcs * columns;
   rows_.resize(std::size_t(p.inputs) * p.input_speedup);
   sw_out_words_ = bits::words_for(p.outputs);
   row_outputs_.assign(rows_.size() * std::size_t(sw_out_words_), 0);
   asking_rows_.assign(rows_.size(), 0);
-  row_grant_.assign(rows_.size(), -1);
   plain_switch_ = !p.policy.hold_switch_for_packet && p.copy_of.empty() && p.input_speedup == 1 && p.inputs <= 64 &&
                   p.outputs <= 64;
-  if (plain_switch_) sw_cols_.assign(64, 0);
   vc_bytes_ = plain_switch_ && p.vcs <= 8;
-  group_inputs_.assign(64, 0);
-  group_grants_.assign(64, -1);
-  group_masks_.assign(64, 0);
   if (p.policy.hold_switch_for_packet) {
     row_hold_vc_.assign(rows_.size(), -1);
     out_held_by_.assign(std::size_t(p.outputs), -1);
@@ -262,8 +303,9 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     vc_words_[w].routing &= ~due;
     for (; due; due &= due - 1) route_vc(int(w * 64) + __builtin_ctzll(due));
   }
+  Scratch& s = scratch();
   int n = 0;  // requests of this cycle: input VC, its output port, and the VCs of the port it may take
-  int ports = 0;  // va_splits_: ports asked (ports_asking_)
+  int ports = 0;  // ports asked (ports_asking)
   // Every occupied VC neither Active nor Routing is in VcAlloc, ready since
   // its route computation ended (its ready time is that end).
   for (std::size_t w = 0; w < vc_words_.size(); ++w)
@@ -284,25 +326,27 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
       if (!mask) continue;
       // Counted by port, the ports in the order of their first requests:
       // without a branch (whether a port was asked already is random).
-      PortRequests& pr = port_requests_[std::size_t(v.out_port)];
-      ports_asking_[std::size_t(ports)] = v.out_port;
+      PortRequests& pr = s.port_requests[std::size_t(v.out_port)];
+      s.ports_asking[std::size_t(ports)] = v.out_port;
       ports += pr.count == 0;
       ++pr.count;
-      requests_[std::size_t(n++)] = Request{idx, v.out_port, mask};
+      s.requests[std::size_t(n++)] = Request{idx, v.out_port, mask};
     }
   if (n == 0) return;
+  if (!va_splits_)  // the counts are the split allocation's: zero again for the next subswitch of this thread
+    for (int j = 0; j < ports; ++j) s.port_requests[std::size_t(s.ports_asking[std::size_t(j)])].count = 0;
   if (va_splits_) {
     // An input VC asks for VCs of one output port only, so the requests of
     // different ports never meet: each port's is an allocation of its own,
     // and a port asked by one input VC (the usual case) needs no matrix.
     allocate_vc_ports(n, ports, now);
   } else if (n == 1) {  // one requester: the allocator's answer without the matrix
-    const Request& r = requests_[0];
+    const Request& r = s.requests[0];
     const int g = vc_alloc_->allocate_one(r.input, r.port * V, r.mask);
     if (g >= 0) grant_vc(r.input, g, now);
   } else {
     vc_alloc_->clear();
-    for (int i = 0; i < n; ++i) request_vcs(requests_[i].input, requests_[i].port * V, requests_[i].mask);
+    for (int i = 0; i < n; ++i) request_vcs(s.requests[i].input, s.requests[i].port * V, s.requests[i].mask);
     grant_vc_round(now);
   }
   if (tracer_) trace_vc_grants(now, n);
@@ -350,41 +394,42 @@ void Subswitch::grant_vc_round(Cycle now) {
 // kind it is.
 void Subswitch::allocate_vc_ports(int n, int ports, Cycle now) {
   const int V = params_.vcs;
+  Scratch& s = scratch();
   int singles = 0, groups = 0, offset = 0;
   for (int j = 0; j < ports; ++j) {
-    const int port = ports_asking_[std::size_t(j)];
-    PortRequests& pr = port_requests_[std::size_t(port)];
+    const int port = s.ports_asking[std::size_t(j)];
+    PortRequests& pr = s.port_requests[std::size_t(port)];
     pr.offset = offset;
     offset += pr.count;
-    single_ports_[std::size_t(singles)] = port;
-    group_ports_[std::size_t(groups)] = port;
+    s.single_ports[std::size_t(singles)] = port;
+    s.group_ports[std::size_t(groups)] = port;
     singles += pr.count == 1;
     groups += pr.count != 1;
   }
   for (int i = 0; i < n; ++i) {  // after this, a port's offset is the end of its slice
-    const Request& r = requests_[std::size_t(i)];
-    const int at = port_requests_[std::size_t(r.port)].offset++;
-    va_inputs_[std::size_t(at)] = r.input;
-    va_masks_[std::size_t(at)] = r.mask;
+    const Request& r = s.requests[std::size_t(i)];
+    const int at = s.port_requests[std::size_t(r.port)].offset++;
+    s.va_inputs[std::size_t(at)] = r.input;
+    s.va_masks[std::size_t(at)] = r.mask;
   }
   for (int j = 0; j < singles; ++j) {
-    const int port = single_ports_[std::size_t(j)];
-    PortRequests& pr = port_requests_[std::size_t(port)];
+    const int port = s.single_ports[std::size_t(j)];
+    PortRequests& pr = s.port_requests[std::size_t(port)];
     pr.count = 0;
     const int at = pr.offset - 1;
-    const int g = vc_alloc_->allocate_one(va_inputs_[std::size_t(at)], port * V, va_masks_[std::size_t(at)]);
-    if (g >= 0) grant_vc(va_inputs_[std::size_t(at)], g, now);
+    const int g = vc_alloc_->allocate_one(s.va_inputs[std::size_t(at)], port * V, s.va_masks[std::size_t(at)]);
+    if (g >= 0) grant_vc(s.va_inputs[std::size_t(at)], g, now);
   }
   for (int j = 0; j < groups; ++j) {
-    const int port = group_ports_[std::size_t(j)];
-    PortRequests& pr = port_requests_[std::size_t(port)];
+    const int port = s.group_ports[std::size_t(j)];
+    PortRequests& pr = s.port_requests[std::size_t(port)];
     const int count = pr.count, first = pr.offset - count;
     pr.count = 0;
-    const int* inputs = &va_inputs_[std::size_t(first)];
+    const int* inputs = &s.va_inputs[std::size_t(first)];
     if (count <= 64) {  // a group (its inputs ascending)
-      int* grants = &va_grants_[std::size_t(first)];
+      int* grants = &s.va_grants[std::size_t(first)];
       // The granted places as a mask: no test per requester (granted or not is random).
-      for (std::uint64_t g = vc_alloc_->allocate_group(count, inputs, &va_masks_[std::size_t(first)], port * V, grants);
+      for (std::uint64_t g = vc_alloc_->allocate_group(count, inputs, &s.va_masks[std::size_t(first)], port * V, grants);
            g; g &= g - 1) {
         const int i = __builtin_ctzll(g);
         grant_vc(inputs[i], grants[i], now);
@@ -392,7 +437,7 @@ void Subswitch::allocate_vc_ports(int n, int ports, Cycle now) {
       continue;
     }
     vc_alloc_->clear();
-    for (int i = 0; i < count; ++i) request_vcs(inputs[i], port * V, va_masks_[std::size_t(first + i)]);
+    for (int i = 0; i < count; ++i) request_vcs(inputs[i], port * V, s.va_masks[std::size_t(first + i)]);
     grant_vc_round(now);
   }
 }
@@ -406,7 +451,8 @@ void Subswitch::allocate_vc_ports(int n, int ports, Cycle now) {
 template <bool kVcBytes>
 void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
-  std::uint64_t* cols = sw_cols_.data();  // set for the bits of `outputs` only
+  Scratch& s = scratch();
+  std::uint64_t* cols = s.sw_cols;  // set for the bits of `outputs` only
   for_each_switch_ready_vc([&](int idx) {
     const InputVc& v = vcs_[std::size_t(idx)];
     const int p = by_vcs_.quot(idx);
@@ -425,7 +471,7 @@ void Subswitch::allocate_switch_plain(Cycle now) {
     outputs |= out_bit;
   });
   if (!rows) return;
-  int* grants = row_grant_.data();
+  int* grants = s.row_grant.data();
   std::uint64_t granted;
   if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
     const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
@@ -503,6 +549,7 @@ void Subswitch::allocate_switch(Cycle now) {
 // The allocation of this cycle's `rows` asking crossbar rows, and their sends.
 void Subswitch::allocate_switch_rows(int rows, bool ascending, Cycle now) {
   const int W = sw_out_words_;
+  Scratch& s = scratch();
   if (rows == 1) {  // one asking row: its outputs within 64 of each other go without the matrix
     const int row = asking_rows_[0];
     const std::uint64_t* outputs = &row_outputs_[std::size_t(row) * W];
@@ -525,20 +572,20 @@ void Subswitch::allocate_switch_rows(int rows, bool ascending, Cycle now) {
     const int n = rows;
     if (ascending) {  // the scan order is the group's: grants straight to sends
       const int* inputs = asking_rows_.data();
-      for (int i = 0; i < n; ++i) group_masks_[std::size_t(i)] = row_outputs_[std::size_t(inputs[i])];
-      sw_alloc_->allocate_group(n, inputs, group_masks_.data(), 0, group_grants_.data());
+      for (int i = 0; i < n; ++i) s.group_masks[std::size_t(i)] = row_outputs_[std::size_t(inputs[i])];
+      sw_alloc_->allocate_group(n, inputs, s.group_masks, 0, s.group_grants);
       for (int i = 0; i < n; ++i)
-        if (group_grants_[std::size_t(i)] >= 0) send_from_row(inputs[i], group_grants_[std::size_t(i)], now);
+        if (s.group_grants[std::size_t(i)] >= 0) send_from_row(inputs[i], s.group_grants[std::size_t(i)], now);
       return;
     }
-    for (int i = 0; i < n; ++i) group_inputs_[std::size_t(i)] = asking_rows_[std::size_t(i)];
-    std::sort(group_inputs_.begin(), group_inputs_.begin() + n);
-    for (int i = 0; i < n; ++i) group_masks_[std::size_t(i)] = row_outputs_[std::size_t(group_inputs_[std::size_t(i)])];
-    sw_alloc_->allocate_group(n, group_inputs_.data(), group_masks_.data(), 0, group_grants_.data());
-    for (int i = 0; i < n; ++i) row_grant_[std::size_t(group_inputs_[std::size_t(i)])] = group_grants_[std::size_t(i)];
+    for (int i = 0; i < n; ++i) s.group_inputs[std::size_t(i)] = asking_rows_[std::size_t(i)];
+    std::sort(s.group_inputs, s.group_inputs + n);
+    for (int i = 0; i < n; ++i) s.group_masks[std::size_t(i)] = row_outputs_[std::size_t(s.group_inputs[std::size_t(i)])];
+    sw_alloc_->allocate_group(n, s.group_inputs, s.group_masks, 0, s.group_grants);
+    for (int i = 0; i < n; ++i) s.row_grant[std::size_t(s.group_inputs[std::size_t(i)])] = s.group_grants[std::size_t(i)];
     for (int i = 0; i < rows; ++i) {  // sends in scan order, as the matrix's active inputs
       const int row = asking_rows_[std::size_t(i)];
-      if (row_grant_[std::size_t(row)] >= 0) send_from_row(row, row_grant_[std::size_t(row)], now);
+      if (s.row_grant[std::size_t(row)] >= 0) send_from_row(row, s.row_grant[std::size_t(row)], now);
     }
     return;
   }
@@ -703,7 +750,7 @@ void Subswitch::trace_route(Cycle now, int port, const Flit& head, const RouteDe
 void Subswitch::trace_vc_grants(Cycle now, int n) {
   const int V = params_.vcs;
   for (int i = 0; i < n; ++i) {
-    const int idx = requests_[i].input;
+    const int idx = scratch().requests[std::size_t(i)].input;
     const InputVc& v = vcs_[idx];
     if (v.state == VcState::Active && v.front.traced) trace(TraceEvent::VcGrant, now, idx / V, idx % V, v.front);
   }
@@ -778,7 +825,7 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
     case 1: {
       __builtin_prefetch(this);
       const char* hot = reinterpret_cast<const char*>(&buffered_flits_);
-      prefetch_lines(hot, std::size_t(reinterpret_cast<const char*>(&group_masks_ + 1) - hot), true);
+      prefetch_lines(hot, std::size_t(reinterpret_cast<const char*>(&sw_alloc_ + 1) - hot), true);
       break;
     }
     case 2:
@@ -786,12 +833,6 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
       if (buffered_flits_ == 0) break;
       __builtin_prefetch(vc_alloc_.get());
       __builtin_prefetch(sw_alloc_.get());
-      __builtin_prefetch(requests_.data(), 1);
-      __builtin_prefetch(ports_asking_.data(), 1);
-      __builtin_prefetch(va_inputs_.data(), 1);
-      __builtin_prefetch(va_masks_.data(), 1);
-      prefetch_lines(port_requests_.data(), port_requests_.size() * sizeof(PortRequests), true);
-      if (plain_switch_) prefetch_lines(sw_cols_.data(), std::size_t(std::min(params_.outputs, 64)) * sizeof(std::uint64_t), true);
       break;
     case 3:
       if (buffered_flits_ == 0) break;

@@ -345,29 +345,17 @@ class alignas(64) Subswitch {
   // copy_of only (empty otherwise): the crossbar ports of each port (itself
   // first, then its copies; empty for a copy) and the port of each crossbar port.
   std::vector<std::vector<int>> crossbar_ports_;
-  std::vector<Request> requests_;
-  // VC allocation by output port (va_splits_): per port its count and
-  // group offset, the ports asked (in the order of their first requests),
-  // those asked by one request and those asked by more, and the requests
-  // sorted by port (each port's in scan order, ascending inputs): inputs,
-  // masks and grants, a group a slice.
-  std::vector<PortRequests> port_requests_;
-  std::vector<int> ports_asking_, single_ports_, group_ports_;
-  std::vector<int> va_inputs_, va_grants_;
-  std::vector<std::uint64_t> va_masks_;
+  // The allocations' scratch, rewritten every cycle: one per thread
+  // (scratch()), not per subswitch, so that it stays in the cache.
+  struct Scratch;
+  Scratch& scratch() const;
+  std::size_t requests_max_ = 0;  // VC allocation requests a cycle, at most
   std::unique_ptr<Allocator> vc_alloc_;
   std::unique_ptr<Allocator> sw_alloc_;
-  // Switch allocation's requests beside Row::vcs_asking: below, the
-  // crossbar outputs asked for (sw_out_words_ words a row) and the rows that
-  // asked, in scan order.
-  std::vector<int> row_grant_;  // per crossbar row: its grant in a group round
-  std::vector<std::uint64_t> sw_cols_;  // allocate_switch_plain: per output, the rows asking for it
-  // A group of at most 64 requesters handed whole to the allocator
-  // (Allocator::allocate_group): the requesters, their masks, their grants.
-  std::vector<int> group_inputs_, group_grants_;
-  std::vector<std::uint64_t> group_masks_;
   // Read only by the general switch allocation (input speedup, port
-  // copies, held connections) and the set-up.
+  // copies, held connections) and the set-up; its requests beside
+  // Row::vcs_asking: the crossbar outputs asked for (sw_out_words_ words a
+  // row) and the rows that asked, in scan order.
   bits::Divisor by_speedup_;  // params_.input_speedup
   int sw_out_words_ = 1;
   std::vector<std::uint64_t> row_outputs_;
