@@ -96,9 +96,8 @@ class IslipAllocator final : public Allocator {
   // largest int). Measured on the single router (booksim-compat, load 0.5):
   // about 320 instructions a group through rounds.
   template <typename Lanes>
-  std::uint64_t one_round_of_few(int n, const int* inputs, std::uint64_t cols, std::uint64_t free_outputs,
-                                 Lanes lo, Lanes hi, int base, int* grants) {
-    (void)n;
+  std::uint64_t one_round_of_few(const int* inputs, std::uint64_t cols, std::uint64_t free_outputs, Lanes lo, Lanes hi,
+                                 int base, int* grants) {
     std::uint64_t offers = 0;   // byte r: the outputs offering to place r
     std::uint64_t offered = 0;  // places with an offer
     for (std::uint64_t t = free_outputs; t; t &= t - 1) {
@@ -177,7 +176,7 @@ class IslipAllocator final : public Allocator {
         rows ^= t ^ (t << 14);
         t = (rows ^ (rows >> 28)) & 0x00000000F0F0F0F0ULL;
         rows ^= t ^ (t << 28);
-        if (iterations_ == 1) return one_round_of_few(n, inputs, rows, free_outputs, lo, hi, base, grants);
+        if (iterations_ == 1) return one_round_of_few(inputs, rows, free_outputs, lo, hi, base, grants);
         std::uint64_t granted = 0;  // places
         rounds(
             (std::uint64_t{1} << n) - 1, free_outputs, ByteColumns{rows}, base,

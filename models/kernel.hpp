@@ -4,8 +4,9 @@
 //
 // A cycle has two phases. In the first, the threads run the components; a
 // component reads only what its links published before the cycle and writes
-// only its own state and its links' write sides (the sends wait in the
-// thread's outbox). In the second, the kernel publishes the outboxes, which
+// only its own state, its links' write sides (the sends wait in the
+// thread's outbox) and per-thread scratch that holds nothing between steps
+// (Subswitch::Scratch, iSLIP's offers). In the second, the kernel publishes the outboxes, which
 // also marks the inputs that have something pending. Nothing a component
 // reads can change while the cycle runs, so the result is the same on one
 // thread or many, in any order: bit-identical. (On one thread sends are

@@ -230,8 +230,9 @@ class DelayQueue {
 
 // The credits of a link: each a VC with its arrival, packed in one word
 // (arrival << 8 | VC), in a ring that a link keeps inside its credit line
-// while it holds at most two (a 1-cycle link between routers), else in
-// storage of its own. A large network does not fit in the caches: in the
+// when its bound (Link::reserve_credits) is two or fewer (a 1-cycle link
+// into a subswitch without input speedup or port copies), else in storage
+// of its own. A large network does not fit in the caches: in the
 // line, a credit's send and its read touch one line of the link each
 // rather than two (the line, then the slot), which saved about 6 % of the
 // 1-cycle fat tree's cache misses. The header is 32 bytes: the two inline
@@ -259,6 +260,7 @@ class CreditQueue {
     if (c == have || (c < have && head_ != tail_)) return;
     const bool to_inline = c <= kInline;
     std::uint64_t* bigger = to_inline ? nullptr : CacheLineAllocator<std::uint64_t>().allocate(c);
+    if (bigger) std::fill_n(bigger, c, std::uint64_t{0});  // next_at reads the head slot while drained
     std::uint64_t moved[kInline] = {};
     std::uint64_t* dst = to_inline ? moved : bigger;
     const std::uint32_t new_mask = std::uint32_t(c - 1);
@@ -381,9 +383,10 @@ class alignas(64) Link {
   // last latency + 1 cycles (the credits due now, before the sender's turn,
   // and the ones sent since), or latency + block with blocks (the writer's
   // cluster may run a whole block before the reader's); nor more than the
-  // buffer. The bound is exact (a ring over it is an error under the
-  // kernel, not a silent growth), so that a 1-cycle link's two credits fit
-  // in its credit line (CreditQueue).
+  // buffer. The bound is exact, so that a 1-cycle link's two credits fit
+  // in its credit line (CreditQueue); a ring over it is an error when the
+  // kernel runs on several threads, and grows (the same results, a slower
+  // run) on one.
   void reserve_credits(int buffer_flits, int per_cycle) {
     credit_buffer_ = buffer_flits;
     credit_rate_ = per_cycle;
@@ -550,7 +553,7 @@ class alignas(64) Link {
   int receiver_tag_ = 0;
   bool flits_dirty_ = false;  // written by the sender
   bool flits_local_ = false;
-  // Line 2, credits: the queue with its slots while it has two or fewer.
+  // Line 2, credits: the queue, with its slots when its bound is two or fewer.
   alignas(64) CreditQueue credits_;
   LinkEnd* credit_sender_ = nullptr;
   LinkEnd* credit_receiver_ = nullptr;

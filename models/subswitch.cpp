@@ -333,21 +333,24 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
       s.requests[std::size_t(n++)] = Request{idx, v.out_port, mask};
     }
   if (n == 0) return;
-  if (!va_splits_)  // the counts are the split allocation's: zero again for the next subswitch of this thread
-    for (int j = 0; j < ports; ++j) s.port_requests[std::size_t(s.ports_asking[std::size_t(j)])].count = 0;
   if (va_splits_) {
     // An input VC asks for VCs of one output port only, so the requests of
     // different ports never meet: each port's is an allocation of its own,
     // and a port asked by one input VC (the usual case) needs no matrix.
     allocate_vc_ports(n, ports, now);
-  } else if (n == 1) {  // one requester: the allocator's answer without the matrix
-    const Request& r = s.requests[0];
-    const int g = vc_alloc_->allocate_one(r.input, r.port * V, r.mask);
-    if (g >= 0) grant_vc(r.input, g, now);
   } else {
-    vc_alloc_->clear();
-    for (int i = 0; i < n; ++i) request_vcs(s.requests[i].input, s.requests[i].port * V, s.requests[i].mask);
-    grant_vc_round(now);
+    // The counts are the split allocation's: zero again for the next
+    // subswitch of this thread.
+    for (int j = 0; j < ports; ++j) s.port_requests[std::size_t(s.ports_asking[std::size_t(j)])].count = 0;
+    if (n == 1) {  // one requester: the allocator's answer without the matrix
+      const Request& r = s.requests[0];
+      const int g = vc_alloc_->allocate_one(r.input, r.port * V, r.mask);
+      if (g >= 0) grant_vc(r.input, g, now);
+    } else {
+      vc_alloc_->clear();
+      for (int i = 0; i < n; ++i) request_vcs(s.requests[i].input, s.requests[i].port * V, s.requests[i].mask);
+      grant_vc_round(now);
+    }
   }
   if (tracer_) trace_vc_grants(now, n);
 }
@@ -355,7 +358,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 // Input VC `req` takes output VC `g` (numbered port x vcs + vc).
 inline void Subswitch::grant_vc(int req, int g, Cycle now) {
   InputVc& v = vcs_[std::size_t(req)];
-  // g is numbered from the VC's own output port (both VC counts below 2^15).
+  // g is numbered from the VC's own output port (ports below 2^15, VCs at most 64).
   const int out_vc = g - v.out_port * params_.vcs;
   v.out_vc = std::int8_t(out_vc);
   out_[v.out_port].vc_owned |= std::uint64_t{1} << out_vc;
@@ -629,6 +632,33 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   ptr = k + 1 == nrow_vcs ? 0 : k + 1;
 }
 
+inline void Subswitch::depart(InputVc& v, int idx, int port, int vc, Link* in_link, OutputPort& o, bool queue,
+                              Cycle now) {
+  Flit& f = v.front;  // sent from its slot, then popped
+  VcWords& words = words_of(idx);
+  const std::uint64_t bit = bit_of(idx);
+  // Without a branch: whether more flits wait is as good as random.
+  words.occupied &= ~(bit & (std::uint64_t{0} - std::uint64_t{!v.behind}));
+  --buffered_flits_;
+  ++activity_.buffer_reads;
+  ++activity_.crossbar_flits;
+  in_link->send_credit(vc, now);
+  const int out_vc = v.out_vc;
+  f.vc = std::int16_t(out_vc);
+  ++f.hops;
+  if (o.track_credits && --o.credits[out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << out_vc);
+  if (queue) o.link->enqueue(f, now, params_.sa_cycles + params_.st_cycles);
+  else o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  const bool tail = f.tail;
+  pop_front(v, idx);
+  if (tail) {
+    o.vc_owned &= ~(std::uint64_t{1} << out_vc);
+    v.out_port = v.out_vc = -1;
+    words.active &= ~bit;
+    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(port));
+  }
+}
+
 // send_from_row of the common switch: a row is an input port, its VCs all
 // of the port's; with traverse's work for that switch (no held
 // connections, no port copies: the row's link is the port's, the output's
@@ -668,64 +698,25 @@ template <bool kVcBytes>
   // traverse(row, k, now) of this switch.
   const int idx = row * V + k;
   InputVc& v = vcs_[std::size_t(idx)];
-  OutputPort& o = out_[std::size_t(out)];
-  Flit& f = v.front;  // sent from its slot, then popped
-  if (f.traced) trace(TraceEvent::Traverse, now, row, k, f);
-  VcWords& words = words_of(idx);
-  const std::uint64_t bit = bit_of(idx);
-  // Without a branch: whether more flits wait is as good as random.
-  words.occupied &= ~(bit & (std::uint64_t{0} - std::uint64_t{!v.behind}));
-  --buffered_flits_;
-  ++activity_.buffer_reads;
-  ++activity_.crossbar_flits;
-  port_row.link->send_credit(k, now);
-  const int out_vc = v.out_vc;
-  leave_as(f, out_vc);
-  if (o.track_credits && --o.credits[out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << out_vc);
-  send_on(o.link, f, now);
-  const bool tail = f.tail;
-  pop_front(v, idx);
-  if (tail) {
-    o.vc_owned &= ~(std::uint64_t{1} << out_vc);
-    v.out_port = v.out_vc = -1;
-    words.active &= ~bit;
-    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(row));
-  }
+  if (v.front.traced) trace(TraceEvent::Traverse, now, row, k, v.front);
+  depart(v, idx, row, k, port_row.link, out_[std::size_t(out)], false, now);
 }
+
 
 void Subswitch::traverse(int port, int vc, Cycle now) {
   InputVc& v = vc_at(port, vc);
   OutputPort& o = out_[v.out_port];
-  Flit& f = v.front;  // sent from its slot, then popped
-  if (f.traced) trace(TraceEvent::Traverse, now, port, vc, f);
-  const bool last = !v.behind;  // the buffer is empty after this flit
-  // Without a branch: whether more flits wait is as good as random.
-  words_of(port * params_.vcs + vc).occupied &= ~(bit_of(port * params_.vcs + vc) & (std::uint64_t{0} - last));
-  --buffered_flits_;
-  ++activity_.buffer_reads;
-  ++activity_.crossbar_flits;
-  port_link(port)->send_credit(vc, now);
+  if (v.front.traced) trace(TraceEvent::Traverse, now, port, vc, v.front);
   if (params_.policy.hold_switch_for_packet) {
     const int row = port * params_.input_speedup + vc % params_.input_speedup;
-    if (f.tail || last) {
+    if (v.front.tail || !v.behind) {  // the packet's last flit, or the buffer's
       release_hold(row, v.out_port);
     } else {
       row_hold_vc_[row] = vc;
       out_held_by_[v.out_port] = row;
     }
   }
-  leave_as(f, v.out_vc);
-  if (o.track_credits && --o.credits[v.out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << v.out_vc);
-  if (crossbar_ports_.empty()) send_on(o.link, f, now);
-  else o.link->enqueue(f, now, params_.sa_cycles + params_.st_cycles);
-  const bool tail = f.tail;
-  pop_front(v, port * params_.vcs + vc);
-  if (tail) {
-    o.vc_owned &= ~(std::uint64_t{1} << v.out_vc);
-    v.out_port = v.out_vc = -1;
-    words_of(port * params_.vcs + vc).active &= ~bit_of(port * params_.vcs + vc);
-    start_packet_if_any(port * params_.vcs + vc, now + params_.policy.next_head_delay_cycles + rc_cycles(port));
-  }
+  depart(v, port * params_.vcs + vc, port, vc, port_link(port), o, !crossbar_ports_.empty(), now);
 }
 
 void Subswitch::release_hold(int row, int out) {
@@ -749,8 +740,9 @@ void Subswitch::trace_route(Cycle now, int port, const Flit& head, const RouteDe
 // active), so the allocation itself has no hook.
 void Subswitch::trace_vc_grants(Cycle now, int n) {
   const int V = params_.vcs;
+  const Scratch& s = scratch();
   for (int i = 0; i < n; ++i) {
-    const int idx = scratch().requests[std::size_t(i)].input;
+    const int idx = s.requests[std::size_t(i)].input;
     const InputVc& v = vcs_[idx];
     if (v.state == VcState::Active && v.front.traced) trace(TraceEvent::VcGrant, now, idx / V, idx % V, v.front);
   }
@@ -817,7 +809,7 @@ void Subswitch::report_buffers(std::ostream& os) const {
 namespace nwn {
 
 // Stage 1: this object's per-cycle lines; 2: the VC bit sets and the
-// allocation's scratch; 3: the occupied VCs, their rows and ready times;
+// allocators; 3: the occupied VCs, their rows and ready times;
 // 4: the output ports of those holding a route; 5: the links of those
 // switch allocation may serve (the send and its credit back).
 void Subswitch::prefetch(Cycle /*now*/, int stage) const {

@@ -233,14 +233,12 @@ class alignas(64) Subswitch {
   void route_and_allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
-  // What a flit crossing the crossbar carries on, and its send after the
-  // switch allocation and traversal stages: for traverse and the plain
-  // switch's inlined copy of it.
-  static void leave_as(Flit& f, int out_vc) {
-    f.vc = std::int16_t(out_vc);
-    ++f.hops;
-  }
-  void send_on(Link* link, const Flit& f, Cycle now) const { link->send(f, now, params_.sa_cycles + params_.st_cycles); }
+  // A flit's departure from input VC idx (VC vc of input port `port`,
+  // whose link is in_link) to its output port o, the same on both switch
+  // paths (traverse, and the plain switch's send inlined into its loop).
+  // queue: the output port has copies (Link::enqueue).
+  [[gnu::always_inline]] void depart(InputVc& v, int idx, int port, int vc, Link* in_link, OutputPort& o, bool queue,
+                                     Cycle now);
   void start_packet_if_any(int idx, Cycle ready);
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
