@@ -3,6 +3,7 @@
 // after the block, the same arrivals on one thread or two).
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -278,6 +279,51 @@ TEST(Link, WithAnOutboxASendIsSeenOnlyAfterPublish) {
 
 // Publication names the arrival of the first item pending, so that the
 // reading end need not visit the link before then.
+// Link::reserve_credits's bound, (credit latency + block) x credits a
+// cycle, is exact: the credits' writer a whole block ahead of their reader
+// and sending at the full rate never overruns it. An overrun throws when
+// the writer has an outbox (as on a multi-threaded kernel). On a 1-cycle
+// link the bound, two, is the ring in the link's credit line: a third
+// unread credit throws.
+TEST(Link, CreditRingHoldsItsBoundExactly) {
+  for (int latency : {1, 3, 10})
+    for (int rate : {1, 2})
+      for (int block : {1, latency}) {
+        LinkParams lp;
+        lp.latency_cycles = lp.credit_latency_cycles = latency;
+        Link l("l", lp);
+        RecordingEnd sender, receiver;
+        std::vector<Link*> outbox;
+        connect_with_outboxes(l, sender, outbox, receiver, outbox);
+        l.reserve_credits(64, rate);
+        l.reserve_for_blocks(block);
+        int sent = 0, read = 0;
+        for (Cycle b = 0; b < 40 * Cycle(block); b += Cycle(block)) {
+          // The receiver's block: rate credits a cycle, then the publish.
+          for (Cycle t = b; t < b + Cycle(block); ++t)
+            for (int k = 0; k < rate; ++k, ++sent) ASSERT_NO_THROW(l.send_credit(k, t)) << latency << rate << block;
+          l.publish();
+          outbox.clear();
+          // The sender's block: every credit due by each of its cycles.
+          for (Cycle t = b; t < b + Cycle(block); ++t)
+            while (l.next_credit_at() <= t) {
+              l.pop_credit();
+              ++read;
+            }
+        }
+        EXPECT_EQ(sent - read, latency * rate) << latency << rate << block;  // the ones still on the wire
+      }
+  LinkParams lp;
+  Link l("l", lp);
+  RecordingEnd sender, receiver;
+  std::vector<Link*> outbox;
+  connect_with_outboxes(l, sender, outbox, receiver, outbox);
+  l.reserve_credits(64, 1);
+  l.send_credit(0, 0);
+  l.send_credit(1, 0);
+  EXPECT_THROW(l.send_credit(2, 0), std::logic_error);
+}
+
 TEST(Link, PublicationTellsWhenTheFirstItemArrives) {
   Link l("l", LinkParams{3, 2, 1, 0.0, 64});
   RecordingEnd a, b;
