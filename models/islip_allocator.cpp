@@ -89,6 +89,25 @@ class IslipAllocator final : public Allocator {
     return group_rounds<false>(n, inputs, masks, base, grants);
   }
 
+  // The places (of up to 8, inputs ascending, lo: places 0-3, hi: 4-7) whose
+  // input is at or after `ptr`: the places below it are a prefix, so this
+  // is at_or_above(the count below), all bits from there up.
+  template <typename Lanes>
+  static std::uint64_t places_from(Lanes lo, Lanes hi, int ptr) {
+#if defined(__SSE2__)
+    const __m128i p = _mm_set1_epi32(ptr);
+    __m128i l, h;
+    std::memcpy(&l, &lo, sizeof l);
+    std::memcpy(&h, &hi, sizeof h);
+    return ~(std::uint64_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(l, p)))) |
+             std::uint64_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(h, p)))) << 4);
+#else
+    const Lanes p = {ptr, ptr, ptr, ptr};
+    const Lanes below = (lo < p) + (hi < p);  // per lane 0, -1 or -2: minus the inputs below ptr
+    return bits::at_or_above(-(below[0] + below[1] + below[2] + below[3]));
+#endif
+  }
+
   // group_rounds of a few requesters in one iteration (the usual VC
   // allocation): as rounds, without its loop of iterations, its offers
   // array and its closures. cols: byte b, the places asking for output
@@ -104,21 +123,8 @@ class IslipAllocator final : public Allocator {
       const int b = __builtin_ctzll(t);
       const std::uint64_t m = cols >> (8 * b) & 0xff;  // not 0: some place asks for b
       const int ptr = grant_arb_[std::size_t(base + b)].pointer();
-      // The places whose input is below the pointer (a prefix: the inputs
-      // ascend); the output grants the first other place asking, else the first asking.
-#if defined(__SSE2__)
-      const __m128i p = _mm_set1_epi32(ptr);
-      __m128i l, h;
-      std::memcpy(&l, &lo, sizeof l);
-      std::memcpy(&h, &hi, sizeof h);
-      const std::uint64_t below = std::uint64_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(l, p)))) |
-                                  std::uint64_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(h, p)))) << 4;
-      const std::uint64_t high = m & ~below;
-#else
-      const Lanes pv = {ptr, ptr, ptr, ptr};
-      const Lanes c = (lo < pv) + (hi < pv);
-      const std::uint64_t high = m & bits::at_or_above(-(c[0] + c[1] + c[2] + c[3]));
-#endif
+      // The output grants the first place asking at or after its pointer, else the first asking.
+      const std::uint64_t high = m & places_from(lo, hi, ptr);
       // high, else m, without a branch (the compiler made the select one,
       // and which way it goes is as good as random).
       const int r = __builtin_ctzll(high | (m & (std::uint64_t{0} - std::uint64_t{high == 0})));
@@ -180,11 +186,7 @@ class IslipAllocator final : public Allocator {
         std::uint64_t granted = 0;  // places
         rounds(
             (std::uint64_t{1} << n) - 1, free_outputs, ByteColumns{rows}, base,
-            [&](int ptr) {
-              const Lanes p = {ptr, ptr, ptr, ptr};
-              const Lanes below = (lo < p) + (hi < p);  // per lane 0, -1 or -2: minus the inputs below ptr
-              return bits::at_or_above(-(below[0] + below[1] + below[2] + below[3]));
-            },
+            [&](int ptr) { return places_from(lo, hi, ptr); },
             [&](int r) { return inputs[r]; },
             [&](int r, int out) {
               grants[r] = out;

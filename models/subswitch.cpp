@@ -702,7 +702,6 @@ template <bool kVcBytes>
   depart(v, idx, row, k, port_row.link, out_[std::size_t(out)], false, now);
 }
 
-
 void Subswitch::traverse(int port, int vc, Cycle now) {
   InputVc& v = vc_at(port, vc);
   OutputPort& o = out_[v.out_port];
@@ -811,7 +810,7 @@ namespace nwn {
 // Stage 1: this object's per-cycle lines; 2: the VC bit sets and the
 // allocators; 3: the occupied VCs, their rows and ready times;
 // 4: the output ports of those holding a route; 5: the links of those
-// switch allocation may serve (the send and its credit back).
+// (the send and its credit back); 6: what a send writes on those links.
 void Subswitch::prefetch(Cycle /*now*/, int stage) const {
   switch (stage) {
     case 1: {

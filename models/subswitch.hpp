@@ -423,7 +423,7 @@ class alignas(64) Subswitch {
       if (!v.front.head) body_at_idle_front();
       v.state = VcState::Routing;
       ready_[std::size_t(idx)] = now + rc_cycles(p);
-      words_of(p * params_.vcs + vc).routing |= bit_of(p * params_.vcs + vc);
+      words_of(idx).routing |= bit_of(idx);
     }
   }
   return at;
