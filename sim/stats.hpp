@@ -68,7 +68,7 @@ struct Interval {
 
 class PacketStats final : public PacketObserver {
  public:
-  void on_created(const PacketExtension& p) override {
+  void on_created(const PacketHeader& p) override {
     if (p.measured) ++outstanding_;
     last_created_ = std::max(last_created_, p.created_cycle);
     if (!created_flits_from_.empty()) {
