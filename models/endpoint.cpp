@@ -369,17 +369,34 @@ void EndpointGroup::tick(Cycle now) {
 
 namespace nwn {
 
-// Stage 1: the marks of pending inputs, the interfaces' table and the
-// active list; 2: the interfaces (their first line: models/network_interface.hpp)
-// and links of the due inputs and active nodes, and the source queues of
-// the active ones; 3: the items to read and the slots to send into.
+// Stage 1: the marks of pending inputs, the interfaces' table, the active
+// list and the calendar's slot of `now`; 2: the interfaces (their first
+// line: models/network_interface.hpp) and links of the due inputs, active
+// nodes and nodes that create a packet now (with their workload state),
+// and the source queues of the active ones; 3: the items to read and the
+// slots to send into.
 void EndpointGroup::prefetch(Cycle now, int stage) const {
+  // The nodes the slot of `now` holds (the creations run_creations makes
+  // from the wheel; those from the heap are rare).
+  const auto for_each_creating = [&](auto&& f) {
+    const unsigned slot = unsigned(now % kWheelCycles);
+    if (now <= base_ || now - base_ >= kWheelCycles || !(occupied_ >> slot & 1)) return;
+    for (std::size_t w = 0; w < words_; ++w)
+      for (std::uint64_t bits = wheel_[slot * words_ + w]; bits; bits &= bits - 1)
+        f(nis_[w * 64 + unsigned(__builtin_ctzll(bits))], nodes_[w * 64 + unsigned(__builtin_ctzll(bits))]);
+  };
   if (stage == 1) {
     pending_flits_.prefetch(int(nodes_.size()));
     pending_credits_.prefetch(int(nodes_.size()));
     for (std::size_t i = 0; i < nis_.size(); i += 8) __builtin_prefetch(&nis_[i]);
     if (!active_.empty()) __builtin_prefetch(active_.data());
+    __builtin_prefetch(&wheel_[unsigned(now % kWheelCycles) * words_]);
   } else if (stage == 2) {
+    for_each_creating([&](NetworkInterface* ni, int node) {
+      ni->prefetch_state();
+      ni->inject_link()->prefetch_flit_side();
+      shared_.workload->prefetch(node);
+    });
     pending_credits_.for_each_due(now, [&](int i) {
       NetworkInterface* ni = nis_[std::size_t(i)];
       ni->inject_link()->prefetch_credit_side();
@@ -405,6 +422,7 @@ void EndpointGroup::prefetch(Cycle now, int stage) const {
       l->prefetch_credit_slot_to_send();  // the credit for the flit it takes
     });
     for (int local : active_) nis_[std::size_t(local)]->inject_link()->prefetch_flit_slot_to_send();
+    for_each_creating([](NetworkInterface* ni, int) { ni->inject_link()->prefetch_flit_slot_to_send(); });
   }
 }
 

@@ -64,6 +64,9 @@ class Workload {
   // stopped (its last next_creation gave kNever) and may create packets
   // again: the endpoints then ask next_creation once more.
   virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
+  // Software prefetch (EndpointGroup::prefetch) of what make_packet_then_next
+  // reads of `node` (its random stream): it must change nothing.
+  virtual void prefetch(int /*node*/) const {}
 };
 
 // What an embedding (sim/embed.hpp) hears from the endpoints. Calls come
