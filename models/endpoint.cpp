@@ -127,6 +127,11 @@ void EndpointGroup::end_block() {
   PacketObserver& observer = *shared_.observer;
   for (const PacketHeader& p : creations_made_) observer.on_created(p);
   creations_made_.clear();
+  if (created_any_) {
+    observer.on_created_counts(created_measured_, created_last_);
+    created_any_ = false;
+    created_measured_ = 0;
+  }
   for (const DeliveredRecord& d : deliveries_) {
     PacketExtension e;
     e.packet_id = d.packet_id;
@@ -308,8 +313,15 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   if (shared_.tracer) trace_create(local, now);
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
-  if (defer_) creations_made_.push_back(e);
-  else shared_.observer->on_created(e);
+  if (!defer_) {
+    shared_.observer->on_created(e);
+  } else if (count_creations_) {  // creations come in cycle order: `now` is the last
+    created_any_ = true;
+    created_measured_ += e.measured;
+    created_last_ = now;
+  } else {
+    creations_made_.push_back(e);
+  }
   NetworkInterface& ni = *nis_[local];
   if (ni.inject_at_once(e, now)) return;  // most packets at moderate load: no queue, no active entry
   if (!ni.accept(e)) refused(local);
@@ -349,6 +361,7 @@ void EndpointGroup::resume(int local, Cycle now) {
 }
 
 void EndpointGroup::tick(Cycle now) {
+  if (defer_) count_creations_ = shared_.observer->counts_creations();
   advance_calendar(now);  // before the deliveries: a closed-loop source may resume
   pending_credits_.visit_due(now, [&](int i) { return nis_[i]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis_[i]->take_flits(now); });

@@ -192,6 +192,12 @@ class EndpointGroup final : public Clocked, public InterfaceGroup {
   // a cache line, and the observer hears of a block's creations before its
   // deliveries (they count apart: PacketObserver).
   std::vector<PacketHeader> creations_made_;
+  // Or only counted (PacketObserver::counts_creations, asked at each tick):
+  // the measured ones, and the last cycle with one (created_any_).
+  bool count_creations_ = false;
+  bool created_any_ = false;
+  std::uint64_t created_measured_ = 0;
+  Cycle created_last_ = 0;
   // Outside packets to create: per node in (cycle, call order), since one
   // initiator's calls mostly come in time order; and a min-heap of the
   // queues' first actions, so the group creates them in (cycle, call order).

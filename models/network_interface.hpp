@@ -35,6 +35,14 @@ class PacketObserver {
   virtual ~PacketObserver() = default;
   virtual void on_created(const PacketHeader& p) = 0;
   virtual void on_delivered(const PacketExtension& p) = 0;
+  // True when the observer needs of the creations only how many were
+  // measured and the last creation cycle (PacketStats tracking no source):
+  // the endpoints may then, instead of calling on_created for each, count
+  // and call on_created_counts (several groups: once a group and block,
+  // rather than keeping a record of every creation for the block's end).
+  // Asked once a group and cycle.
+  virtual bool counts_creations() const { return false; }
+  virtual void on_created_counts(std::uint64_t /*measured*/, Cycle /*last_created*/) {}
 };
 
 struct EndpointParams {
@@ -220,8 +228,9 @@ class alignas(64) NetworkInterface {
   static constexpr int kInlineVcs = 4;  // VCs whose credits and window counts are in the first line
 
   void inject(Cycle now);
-  bool choose_vc(const PacketHeader& p, Cycle now);
-  inline void send_flit(const PacketHeader& p, Cycle now, bool head, bool tail);
+  bool choose_vc(const PacketHeader& p);
+  // A flit of p whose head was injected at `injected`.
+  inline void send_flit(const PacketHeader& p, Cycle now, Cycle injected, bool head, bool tail);
   void receive(const Flit& f, Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_inject(Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_eject(Cycle now, const Flit& f);

@@ -76,6 +76,11 @@ class PacketStats final : public PacketObserver {
       last_created_by_.at(p.src) = p.created_cycle;
     }
   }
+  bool counts_creations() const override { return created_flits_from_.empty(); }
+  void on_created_counts(std::uint64_t measured, Cycle last_created) override {
+    outstanding_ += measured;
+    last_created_ = std::max(last_created_, last_created);
+  }
   void on_delivered(const PacketExtension& p) override {
     // What most runs track is inline; the rest (a callback, per-source
     // completion, classes, sizes) is out of line, so the common delivery
