@@ -50,9 +50,7 @@ void Endpoints::make_groups(std::vector<std::vector<int>> groups) {
     for (std::size_t i = 0; i < g->nodes().size(); ++i) {
       const int n = g->nodes()[i];
       group_of_[n] = g;
-      // One group calls the observer at once: its interfaces call it themselves.
-      PacketObserver* observer = defer ? static_cast<PacketObserver*>(g) : shared_.observer;
-      nis_[n]->join(*g, *g, int(i), observer);
+      nis_[n]->join(*g, *g, int(i));
     }
   }
   for (std::size_t n = 0; n < nis_.size(); ++n)
@@ -102,8 +100,17 @@ std::uint64_t Endpoints::window_ejected_flits_of(int node) const {
 
 EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<NetworkInterface*> nis,
                              bool defer)
-    : shared_(shared), nodes_(std::move(nodes)), nis_(std::move(nis)), defer_(defer) {
+    // One group calls the observer at once: its interfaces call it themselves.
+    : InterfaceGroup(shared, defer ? nullptr : shared.observer),
+      shared_(shared),
+      nodes_(std::move(nodes)),
+      nis_(std::move(nis)),
+      defer_(defer) {
   is_active_.assign(nodes_.size(), 0);
+  if (defer_) {  // room for a few cycles' packets (grown in the first cycles otherwise)
+    creations_made_.reserve(4 * nodes_.size());
+    deliveries_.reserve(4 * nodes_.size());
+  }
   creations_.reserve(nodes_.size());
   active_.reserve(nodes_.size());
   words_ = (nodes_.size() + 63) / 64;
@@ -117,11 +124,30 @@ EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> node
 }
 
 void EndpointGroup::end_block() {
-  for (const Event& e : events_) {
-    if (e.kind == Event::Created) shared_.observer->on_created(e.packet);
-    else shared_.observer->on_delivered(e.packet);
+  PacketObserver& observer = *shared_.observer;
+  for (const PacketHeader& p : creations_made_) observer.on_created(p);
+  creations_made_.clear();
+  if (created_any_) {
+    observer.on_created_counts(created_measured_, created_last_);
+    created_any_ = false;
+    created_measured_ = 0;
   }
-  events_.clear();
+  for (const DeliveredRecord& d : deliveries_) {
+    PacketExtension e;
+    e.packet_id = d.packet_id;
+    e.src = d.src;
+    e.dst = d.dst;
+    e.size_flits = d.size_flits;
+    e.cls = d.cls;
+    e.measured = d.measured;
+    e.created_cycle = d.created_cycle;
+    e.injected_cycle = d.injected_cycle;
+    e.delivered_cycle = d.delivered_cycle;
+    e.hops = d.hops;
+    e.window_flits = d.window_flits;
+    observer.on_delivered(e);
+  }
+  deliveries_.clear();
   // The observer only counts: its calls and the sink's may come in any order.
   for (const SinkEvent& e : sink_events_) {
     if (e.kind == SinkEvent::Sink) shared_.sink->delivered(e.packet, e.arg);
@@ -275,7 +301,7 @@ void EndpointGroup::run_creations(Cycle now) {
 
 void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::uint64_t id) {
   const int node = nodes_[local];
-  PacketExtension& e = created_;  // only creations write it: the fields they leave alone stay at their defaults
+  PacketHeader& e = created_;
   e.packet_id = id;
   e.src = node;
   e.dst = spec.dst;
@@ -287,7 +313,15 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   if (shared_.tracer) trace_create(local, now);
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
-  on_created(e);
+  if (!defer_) {
+    shared_.observer->on_created(e);
+  } else if (count_creations_) {  // creations come in cycle order: `now` is the last
+    created_any_ = true;
+    created_measured_ += e.measured;
+    created_last_ = now;
+  } else {
+    creations_made_.push_back(e);
+  }
   NetworkInterface& ni = *nis_[local];
   if (ni.inject_at_once(e, now)) return;  // most packets at moderate load: no queue, no active entry
   if (!ni.accept(e)) refused(local);
@@ -301,7 +335,7 @@ void EndpointGroup::refused(int local) const {
 
 // Marks the packet in created_ for tracing if the tracer wants it.
 void EndpointGroup::trace_create(int local, Cycle now) {
-  PacketExtension& e = created_;
+  PacketHeader& e = created_;
   if (!shared_.tracer->wants(e.packet_id)) return;
   e.traced = true;
   shared_.tracer->record(TraceEvent::Create, now, packet_flit(e, 0, -1, true, e.size_flits == 1), nis_[local]->name(),
@@ -327,6 +361,7 @@ void EndpointGroup::resume(int local, Cycle now) {
 }
 
 void EndpointGroup::tick(Cycle now) {
+  if (defer_) count_creations_ = shared_.observer->counts_creations();
   advance_calendar(now);  // before the deliveries: a closed-loop source may resume
   pending_credits_.visit_due(now, [&](int i) { return nis_[i]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis_[i]->take_flits(now); });
@@ -347,35 +382,50 @@ void EndpointGroup::tick(Cycle now) {
 
 namespace nwn {
 
-// Stage 1: the marks of pending inputs, the interfaces' table and the
-// active list; 2: the interfaces and links of the due inputs and active
-// nodes; 3: the items to read and the slots to send into. The lines after
-// an interface's links hold its source queues and credits (the members
-// inject_if_possible and the reads touch besides the links).
+// Stage 1: the marks of pending inputs, the interfaces' table, the active
+// list and the calendar's slot of `now`; 2: the interfaces (their first
+// line: models/network_interface.hpp) and links of the due inputs, active
+// nodes and nodes that create a packet now (with their workload state),
+// and the source queues of the active ones; 3: the items to read and the
+// slots to send into.
 void EndpointGroup::prefetch(Cycle now, int stage) const {
-  const auto after_links = [](const NetworkInterface* ni) {
-    return reinterpret_cast<const char*>(const_cast<NetworkInterface*>(ni)->eject_link()) + sizeof(Link);
+  // The nodes the slot of `now` holds (the creations run_creations makes
+  // from the wheel; those from the heap are rare).
+  const auto for_each_creating = [&](auto&& f) {
+    const unsigned slot = unsigned(now % kWheelCycles);
+    if (now <= base_ || now - base_ >= kWheelCycles || !(occupied_ >> slot & 1)) return;
+    for (std::size_t w = 0; w < words_; ++w)
+      for (std::uint64_t bits = wheel_[slot * words_ + w]; bits; bits &= bits - 1)
+        f(nis_[w * 64 + unsigned(__builtin_ctzll(bits))], nodes_[w * 64 + unsigned(__builtin_ctzll(bits))]);
   };
   if (stage == 1) {
     pending_flits_.prefetch(int(nodes_.size()));
     pending_credits_.prefetch(int(nodes_.size()));
     for (std::size_t i = 0; i < nis_.size(); i += 8) __builtin_prefetch(&nis_[i]);
     if (!active_.empty()) __builtin_prefetch(active_.data());
+    __builtin_prefetch(&wheel_[unsigned(now % kWheelCycles) * words_]);
   } else if (stage == 2) {
-    pending_credits_.for_each_due(now, [&](int i) { nis_[std::size_t(i)]->inject_link()->prefetch_credit_side(); });
+    for_each_creating([&](NetworkInterface* ni, int node) {
+      ni->prefetch_state();
+      ni->inject_link()->prefetch_flit_side();
+      shared_.workload->prefetch(node);
+    });
+    pending_credits_.for_each_due(now, [&](int i) {
+      NetworkInterface* ni = nis_[std::size_t(i)];
+      ni->inject_link()->prefetch_credit_side();
+      ni->prefetch_state();
+    });
     pending_flits_.for_each_due(now, [&](int i) {
       NetworkInterface* ni = nis_[std::size_t(i)];
       ni->eject_link()->prefetch_flit_side();
       ni->eject_link()->prefetch_credit_side();
-      __builtin_prefetch(after_links(ni), 1);
-      __builtin_prefetch(after_links(ni) + 64, 1);
+      ni->prefetch_state();
     });
     for (int local : active_) {
       NetworkInterface* ni = nis_[std::size_t(local)];
-      __builtin_prefetch(ni);
+      ni->prefetch_state();
       ni->inject_link()->prefetch_flit_side();
-      __builtin_prefetch(after_links(ni), 1);
-      __builtin_prefetch(after_links(ni) + 64, 1);
+      ni->prefetch_queues();
     }
   } else if (stage == 3) {
     pending_credits_.for_each_due(now, [&](int i) { nis_[std::size_t(i)]->inject_link()->prefetch_credit(); });
@@ -385,6 +435,7 @@ void EndpointGroup::prefetch(Cycle now, int stage) const {
       l->prefetch_credit_slot_to_send();  // the credit for the flit it takes
     });
     for (int local : active_) nis_[std::size_t(local)]->inject_link()->prefetch_flit_slot_to_send();
+    for_each_creating([](NetworkInterface* ni, int) { ni->inject_link()->prefetch_flit_slot_to_send(); });
   }
 }
 

@@ -64,6 +64,9 @@ class Workload {
   // stopped (its last next_creation gave kNever) and may create packets
   // again: the endpoints then ask next_creation once more.
   virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
+  // Software prefetch (EndpointGroup::prefetch) of what make_packet_then_next
+  // reads of `node` (its random stream): it must change nothing.
+  virtual void prefetch(int /*node*/) const {}
 };
 
 // What an embedding (sim/embed.hpp) hears from the endpoints. Calls come
@@ -84,7 +87,7 @@ class ExternalSink {
 // group until the end of the kernel's block (end_block), where the groups
 // pass them on one after another: the observer is never called from two
 // threads at once, and always in the same order.
-class EndpointGroup final : public Clocked, public PacketObserver, public InterfaceGroup {
+class EndpointGroup final : public Clocked, public InterfaceGroup {
  public:
   // `nodes` in increasing order, with their interfaces.
   EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<NetworkInterface*> nis, bool defer);
@@ -104,16 +107,6 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   void flits_pending(int local, Cycle at) override { pending_flits_.mark(local, at); }
   void credits_pending(int local, Cycle at) override { pending_credits_.mark(local, at); }
   void end_block() override;
-
-  // PacketObserver: the group's own creations and interfaces report here.
-  void on_created(const PacketExtension& p) override {
-    if (defer_) events_.push_back({Event::Created, p});
-    else shared_.observer->on_created(p);
-  }
-  void on_delivered(const PacketExtension& p) override {
-    if (defer_) events_.push_back({Event::Delivered, p});
-    else shared_.observer->on_delivered(p);
-  }
 
   // InterfaceGroup: a closed-loop source that may create again (one group only).
   void source_delivered(int src, Cycle now) override;
@@ -152,10 +145,6 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
     Cycle at;
     int local;  // index in nodes_ (increasing with the node id)
     bool operator>(const Creation& o) const { return at != o.at ? at > o.at : local > o.local; }
-  };
-  struct Event {  // for the observer (deferred with several groups)
-    enum Kind : std::uint8_t { Created, Delivered } kind;
-    PacketExtension packet;
   };
   // An outside packet to create at a cycle.
   struct Action {
@@ -196,9 +185,19 @@ class EndpointGroup final : public Clocked, public PacketObserver, public Interf
   PendingInputs pending_flits_, pending_credits_;  // per node: eject flits, inject credits
   std::vector<int> active_;                        // nodes whose source queue holds packets
   std::vector<std::uint8_t> is_active_;
-  PacketExtension created_;  // the packet being created (the observer's record; the NI queues its header)
+  PacketHeader created_;  // the packet being created (the observer's record; the NI queues it)
   bool defer_;
-  std::vector<Event> events_;  // observer calls waiting for end_block (defer_)
+  // Creations for the observer, waiting for end_block (defer_; the
+  // deliveries wait in InterfaceGroup::deliveries_). A PacketHeader is half
+  // a cache line, and the observer hears of a block's creations before its
+  // deliveries (they count apart: PacketObserver).
+  std::vector<PacketHeader> creations_made_;
+  // Or only counted (PacketObserver::counts_creations, asked at each tick):
+  // the measured ones, and the last cycle with one (created_any_).
+  bool count_creations_ = false;
+  bool created_any_ = false;
+  std::uint64_t created_measured_ = 0;
+  Cycle created_last_ = 0;
   // Outside packets to create: per node in (cycle, call order), since one
   // initiator's calls mostly come in time order; and a min-heap of the
   // queues' first actions, so the group creates them in (cycle, call order).

@@ -7,14 +7,22 @@ namespace nwn {
 
 NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const EndpointShared& shared)
     : id_(id),
-      params_(p),
-      shared_(shared),
+      vcs_per_class_(std::uint8_t(p.vcs / std::max(1, p.message_classes))),
+      one_class_(p.message_classes <= 1),
+      wormhole_(p.wormhole),
+      inline_vcs_(p.vcs <= kInlineVcs && p.router_buffer_depth_flits <= INT16_MAX),
       inject_(name() + ".inject", p.inject_link),
       eject_(name() + ".eject", p.eject_link),
-      queue_{Ring<PacketHeader>(0), Ring<PacketHeader>(0)},  // grow when packets wait (models/ring.hpp)
-      credits_(p.vcs, p.router_buffer_depth_flits),
-      vcs_per_class_(p.vcs / std::max(1, p.message_classes)),
-      window_flits_on_vc_(p.vcs, 0) {
+      shared_(shared),
+      message_classes_(p.message_classes),
+      queue_{Ring<PacketHeader>(0), Ring<PacketHeader>(0)} {  // grow when packets wait (models/ring.hpp)
+  if (p.vcs > 255) throw std::logic_error(name() + ": more than 255 VCs");  // the VC state is 8 bits
+  if (inline_vcs_) {
+    for (int vc = 0; vc < p.vcs; ++vc) credits_[vc] = std::int16_t(p.router_buffer_depth_flits);
+  } else {
+    more_credits_.assign(std::size_t(p.vcs), p.router_buffer_depth_flits);
+    more_window_flits_.assign(std::size_t(p.vcs), 0);
+  }
   inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
   if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
     const int buffer = p.vcs * p.eject_buffer_flits;
@@ -22,9 +30,8 @@ NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const Endpoi
   }
 }
 
-void NetworkInterface::join(InterfaceGroup& group, LinkEnd& end, int local, PacketObserver* observer) {
+void NetworkInterface::join(InterfaceGroup& group, LinkEnd& end, int local) {
   group_ = &group;
-  observer_ = observer;
   local_ = local;
   inject_.set_sender(&end, local);
   eject_.set_receiver(&end, local);
@@ -39,18 +46,17 @@ std::uint64_t NetworkInterface::queued_flits() const {
 
 // Virtual cut-through takes a VC only when the whole packet fits; a message
 // class takes VCs of its own range. False: no VC has the credits yet.
-// True: the packet's head goes on VC vc_ at `now`.
-bool NetworkInterface::choose_vc(const PacketHeader& p, Cycle now) {
-  const int need = params_.wormhole ? 1 : p.size_flits;
+// True: the packet's head goes on VC vc_.
+bool NetworkInterface::choose_vc(const PacketHeader& p) {
+  const int need = wormhole_ ? 1 : p.size_flits;
   const int per = vcs_per_class_, first = cur_ * per;
   // Round robin from vc_pointer_ (< per), wrapping without a division.
   for (int i = 0, next = vc_pointer_; i < per; ++i) {
     const int vc = first + next;
     if (++next == per) next = 0;
-    if (credits_[vc] >= need) {
-      vc_ = vc;
-      vc_pointer_ = next;
-      injected_ = now;
+    if (credit(vc) >= need) {
+      vc_ = std::uint8_t(vc);
+      vc_pointer_ = std::uint8_t(next);
       return true;
     }
   }
@@ -58,23 +64,27 @@ bool NetworkInterface::choose_vc(const PacketHeader& p, Cycle now) {
 }
 
 // A flit of p, on VC vc_ (which has a credit for it), onto the link.
-void NetworkInterface::send_flit(const PacketHeader& p, Cycle now, bool head, bool tail) {
-  const Flit f = packet_flit(p, injected_, vc_, head, tail);
-  --credits_[vc_];
+void NetworkInterface::send_flit(const PacketHeader& p, Cycle now, Cycle injected, bool head, bool tail) {
+  const Flit f = packet_flit(p, injected, vc_, head, tail);
+  add_credit(vc_, -1);
   if (p.traced) trace_inject(now);  // rebuilds the flit from the members, so nothing stays live for it
   inject_.send(f, now);
 }
 
 void NetworkInterface::inject(Cycle now) {
-  if (sent_of_current_ == 0) cur_ = queue_[1].empty() ? 0 : 1;  // responses first, packet by packet
+  if (sent_of_current_ == 0) cur_ = queued_ >> 1 & 1;  // responses first, packet by packet
   PacketHeader& p = queue_[cur_].front();
-  if (sent_of_current_ == 0 && !choose_vc(p, now)) return;
-  if (credits_[vc_] <= 0) return;
+  if (sent_of_current_ == 0) {
+    if (!choose_vc(p)) return;
+    injected_ = now;
+  }
+  if (credit(vc_) <= 0) return;
   const bool tail = sent_of_current_ + 1 == p.size_flits;
-  send_flit(p, now, sent_of_current_ == 0, tail);
+  send_flit(p, now, injected_, sent_of_current_ == 0, tail);
   if (tail) {
     if (shared_.sink) group_->sink_dequeued(external_packet(p, now), cur_);
     queue_[cur_].pop();
+    if (queue_[cur_].empty()) queued_ &= std::uint8_t(~(1u << cur_));
     sent_of_current_ = 0;
   } else {
     ++sent_of_current_;
@@ -82,12 +92,11 @@ void NetworkInterface::inject(Cycle now) {
 }
 
 bool NetworkInterface::inject_at_once(const PacketHeader& p, Cycle now) {
-  if (p.size_flits != 1 || p.traced || params_.message_classes > 1 || shared_.sink || busy() ||
-      !inject_.can_send(now))
+  if (p.size_flits != 1 || p.traced || !one_class_ || busy() || group_->shared().sink || !inject_.can_send(now))
     return false;
   cur_ = 0;  // as inject takes it (one class)
-  if (!choose_vc(p, now)) return false;
-  send_flit(p, now, true, true);
+  if (!choose_vc(p)) return false;
+  send_flit(p, now, now, true, true);  // (injected_ is the queued packets': a line a packet spared)
   return true;
 }
 
@@ -102,24 +111,23 @@ void NetworkInterface::receive(const Flit& f, Cycle now) {
   if (f.dst != id_) misdelivered(name(), f, id_);
   if (f.traced) trace_eject(now, f);
   ++ejected_;
-  ++group_->ejected_flits;
-  const bool in_window = shared_.in_window(now);
+  InterfaceGroup& g = *group_;
+  ++g.ejected_flits;
+  const EndpointShared& shared = g.shared();
+  const bool in_window = shared.in_window(now);
+  std::uint16_t& window_flits = window_flits_on_vc(f.vc);
   if (in_window) {
     ++window_ejected_;
-    ++window_flits_on_vc_[std::size_t(f.vc)];
+    ++window_flits;
   }
   if (!f.tail) return;
-  if (in_window) ++group_->window_ejected_packets;
-  PacketExtension& e = delivered_;
+  if (in_window) ++g.window_ejected_packets;
   // A VC's flits arrive packet after packet: its count since the last tail is this packet's.
-  e.window_flits = window_flits_on_vc_[std::size_t(f.vc)];
-  window_flits_on_vc_[std::size_t(f.vc)] = 0;
-  delivered_packet(f, now, e);
-  // Straight to the observer (the statistics, or the group that defers
-  // their calls).
-  observer_->on_delivered(e);
-  if (shared_.sink) group_->sink_delivered(external_packet(e, now), f.vc);
-  if (shared_.closed_loop) group_->source_delivered(f.src, now);
+  const std::uint16_t packet_window_flits = window_flits;
+  window_flits = 0;
+  g.delivered(f, now, packet_window_flits);
+  if (shared.sink) g.sink_delivered(external_packet(f, now), f.vc);
+  if (shared.closed_loop) g.source_delivered(f.src, now);
 }
 
 // Only flits with Flit::traced get here (cold, out of line).

@@ -23,16 +23,26 @@ class Workload;
 class ExternalSink;
 
 // Receives created and delivered packets (statistics live in sim/). The
-// calls of one cycle and node come in order, but with cycle blocks
-// (models/kernel.hpp) the calls of different nodes and cycles may come in
-// another order than cycle by cycle (a block's calls, group after group):
-// an observer must not depend on that order across nodes (PacketStats keeps
-// exact histograms, maxima and per-source series).
+// creations come in their order, and so do the deliveries, but with several
+// groups (models/endpoint.hpp) and cycle blocks (models/kernel.hpp) a
+// block's creations of a group come before its deliveries, and the calls
+// of different nodes and cycles may come in another order than cycle by
+// cycle (a block's calls, group after group): an observer must not depend
+// on the order of creations against deliveries, nor on the order across
+// nodes (PacketStats keeps exact histograms, maxima and per-source series).
 class PacketObserver {
  public:
   virtual ~PacketObserver() = default;
-  virtual void on_created(const PacketExtension& p) = 0;
+  virtual void on_created(const PacketHeader& p) = 0;
   virtual void on_delivered(const PacketExtension& p) = 0;
+  // True when the observer needs of the creations only how many were
+  // measured and the last creation cycle (PacketStats tracking no source):
+  // the endpoints may then, instead of calling on_created for each, count
+  // and call on_created_counts (several groups: once a group and block,
+  // rather than keeping a record of every creation for the block's end).
+  // Asked once a group and cycle.
+  virtual bool counts_creations() const { return false; }
+  virtual void on_created_counts(std::uint64_t /*measured*/, Cycle /*last_created*/) {}
 };
 
 struct EndpointParams {
@@ -65,21 +75,55 @@ struct EndpointShared {
   bool in_window(Cycle now) const { return now >= measure_begin && now < measure_end; }
 };
 
+// A delivered packet as a group keeps it until the end of the kernel's
+// block (EndpointGroup::end_block): the fields of a PacketExtension that a
+// delivery sets, in 48 bytes rather than an event of a whole cache line (a
+// 1-cycle fat tree delivers about five packets a group a cycle, and the
+// group writes them in one cycle and reads them at the block's end, when
+// the routers have long pushed them out of the cache).
+struct DeliveredRecord {
+  std::uint64_t packet_id;
+  Cycle created_cycle, injected_cycle, delivered_cycle;
+  std::int32_t src, dst;
+  std::uint16_t hops, window_flits, size_flits;
+  std::uint8_t cls;
+  bool measured;
+};
+static_assert(sizeof(DeliveredRecord) == 48, "four delivered packets in three cache lines");
+
 // The group a network interface runs in, as the interface sees it: the
-// counters it adds to, the events for the sink that wait for the end of
-// the kernel's block, and the closed-loop sources it wakes.
+// settings of its Endpoints, the counters it adds to, where its delivered
+// packets go, the events for the sink that wait for the end of the
+// kernel's block, and the closed-loop sources it wakes.
 class InterfaceGroup {
  public:
   std::uint64_t ejected_flits = 0, window_ejected_packets = 0;
 
+  const EndpointShared& shared() const { return *settings_; }
   // Only with a sink (EndpointShared::sink): a packet left the source queue
   // of class `cls`, or reached its destination on ejection VC `vc`.
   void sink_dequeued(const ExternalPacket& p, int cls) { sink_events_.push_back({SinkEvent::Dequeued, std::int16_t(cls), p}); }
   void sink_delivered(const ExternalPacket& p, int vc) { sink_events_.push_back({SinkEvent::Sink, std::int16_t(vc), p}); }
   // Closed loop: a packet created by node `src` was delivered at `now`.
   virtual void source_delivered(int src, Cycle now) = 0;
+  // The packet `tail` closes was delivered at `now` with `window_flits` of
+  // its flits ejected in the measurement window: straight to the observer
+  // (one group), or kept for the end of the block (deliveries_).
+  void delivered(const Flit& tail, Cycle now, std::uint16_t window_flits) {
+    if (observer_) {
+      PacketExtension e;
+      delivered_packet(tail, now, e);
+      e.window_flits = window_flits;
+      observer_->on_delivered(e);
+      return;
+    }
+    deliveries_.push_back({tail.packet_id, tail.created_cycle, tail.injected_cycle, now, tail.src, tail.dst, tail.hops,
+                           window_flits, tail.packet_flits, tail.cls, tail.measured});
+  }
 
  protected:
+  // `observer`: where deliveries go at once; nullptr: kept in deliveries_.
+  InterfaceGroup(const EndpointShared& shared, PacketObserver* observer) : settings_(&shared), observer_(observer) {}
   ~InterfaceGroup() = default;
   struct SinkEvent {  // for the ExternalSink (always deferred: TLM calls)
     enum Kind : std::uint8_t { Sink, Dequeued } kind;
@@ -87,11 +131,26 @@ class InterfaceGroup {
     ExternalPacket packet;
   };
   std::vector<SinkEvent> sink_events_;
+  std::vector<DeliveredRecord> deliveries_;  // in delivery order, for the observer at the block's end
+
+ private:
+  const EndpointShared* settings_;
+  PacketObserver* observer_;
 };
 
 // Not a SystemC object: nothing outside its group calls it, and a large
 // network's start-up would name, register and tear down one per node.
-class NetworkInterface {
+//
+// A large network does not fit in the caches, and a node is visited a few
+// times for each of its packets, cycles apart: a creation, its injection,
+// the credit that comes back, an ejection. All that these touch of the
+// interface itself is in its first cache line (the VC state, the credits
+// and ejection counts of up to kInlineVcs VCs, the packet numbering); the
+// links follow, then what only packets that wait in a source queue, more
+// VCs and set-up read. (The 1-cycle fat tree took about 25 cache lines
+// of the endpoints a packet, six of them in the interface's scattered
+// members and vectors.)
+class alignas(64) NetworkInterface {
  public:
   NetworkInterface(int id, const EndpointParams& p, const EndpointShared& shared);
   NetworkInterface(const NetworkInterface&) = delete;
@@ -101,15 +160,15 @@ class NetworkInterface {
   std::string name() const { return "ni" + std::to_string(id_); }
 
   // Joins a group as its node `local`: `end` reads the links, `group` hears
-  // the rest, `observer` the delivered packets.
-  void join(InterfaceGroup& group, LinkEnd& end, int local, PacketObserver* observer);
+  // the rest (its delivered packets too).
+  void join(InterfaceGroup& group, LinkEnd& end, int local);
   int local() const { return local_; }
   // The id of the next packet this node creates (see models/endpoint.hpp).
-  std::uint64_t next_packet_id() { return next_seq_++ * std::uint64_t(shared_.nodes) + std::uint64_t(id_); }
+  std::uint64_t next_packet_id() { return next_seq_++ * std::uint64_t(group_->shared().nodes) + std::uint64_t(id_); }
 
   Link* inject_link() { return &inject_; }
   Link* eject_link() { return &eject_; }
-  bool busy() const { return !queue_[0].empty() || !queue_[1].empty(); }
+  bool busy() const { return queued_ != 0; }
   std::uint64_t queued_flits() const;
   // The outside took a delivered packet: `flits` credits of VC `vc` go back.
   void release(int vc, int flits, Cycle now) {
@@ -117,6 +176,10 @@ class NetworkInterface {
   }
   std::uint64_t ejected() const { return ejected_; }
   std::uint64_t window_ejected() const { return window_ejected_; }
+  // The lines a packet's creation and injection read of the interface (the
+  // first, and with packets queued, the source queues'): Clocked::prefetch.
+  void prefetch_state() const { __builtin_prefetch(this, 1); }
+  void prefetch_queues() const { __builtin_prefetch(&queue_, 1); }
 
   // Each returns when the link's next item arrives (kNever: none pending).
   // One test a round (kNever is after every cycle): after the item due now
@@ -124,7 +187,7 @@ class NetworkInterface {
   // (ready, then the next arrival) would be a second guess of that.
   Cycle take_credits(Cycle now) {
     Cycle at;
-    while ((at = inject_.next_credit_at()) <= now) ++credits_[inject_.pop_credit()];
+    while ((at = inject_.next_credit_at()) <= now) add_credit(inject_.pop_credit(), 1);
     return at;
   }
   Cycle take_flits(Cycle now) {
@@ -148,41 +211,65 @@ class NetworkInterface {
   // interface has no queue for. The group's terminals hand their packets
   // here.
   bool accept(const PacketHeader& p) {
-    if (params_.message_classes <= 1) {
+    if (one_class_) {
       queue_[0].push(p);
+      queued_ |= 1;
       return true;
     }
     // Two classes at most (request and reply); the second test also tells
     // the compiler the index is in range.
-    if (p.cls >= params_.message_classes || p.cls >= int(std::size(queue_))) return false;
+    if (p.cls >= message_classes_ || p.cls >= int(std::size(queue_))) return false;
     queue_[p.cls].push(p);
+    queued_ |= std::uint8_t(1u << p.cls);
     return true;
   }
+
  private:
+  static constexpr int kInlineVcs = 4;  // VCs whose credits and window counts are in the first line
+
   void inject(Cycle now);
-  bool choose_vc(const PacketHeader& p, Cycle now);
-  inline void send_flit(const PacketHeader& p, Cycle now, bool head, bool tail);
+  bool choose_vc(const PacketHeader& p);
+  // A flit of p whose head was injected at `injected`.
+  inline void send_flit(const PacketHeader& p, Cycle now, Cycle injected, bool head, bool tail);
   void receive(const Flit& f, Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_inject(Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_eject(Cycle now, const Flit& f);
+  // Router input buffer space of VC vc; flits of VC vc ejected in the
+  // window since its last tail. A select on a flag of the first line: every
+  // interface of a run takes the same side.
+  int credit(int vc) const { return inline_vcs_ ? credits_[vc] : more_credits_[std::size_t(vc)]; }
+  void add_credit(int vc, int n) {
+    if (inline_vcs_) credits_[vc] = std::int16_t(credits_[vc] + n);
+    else more_credits_[std::size_t(vc)] += n;
+  }
+  std::uint16_t& window_flits_on_vc(int vc) {
+    return inline_vcs_ ? window_flits_on_vc_[vc] : more_window_flits_[std::size_t(vc)];
+  }
 
-  int id_;
-  EndpointParams params_;
-  const EndpointShared& shared_;
+  // Line 1: what every packet touches (62 bytes; the settings come through
+  // group_, whose object its group's tick has in the cache).
   InterfaceGroup* group_ = nullptr;
-  PacketObserver* observer_ = nullptr;
-  int local_ = 0;
   std::uint64_t next_seq_ = 0;
-  Link inject_, eject_;
-  Ring<PacketHeader> queue_[2];  // unbounded source queues, per message class
-  std::vector<int> credits_;        // router input buffer space per VC
-  int vcs_per_class_;               // injection VCs of a message class
-  int vc_ = 0, vc_pointer_ = 0, cur_ = 0;
-  std::uint64_t sent_of_current_ = 0;
-  Cycle injected_ = 0;  // when the head of the packet being sent was injected
   std::uint64_t ejected_ = 0, window_ejected_ = 0;
-  std::vector<std::uint16_t> window_flits_on_vc_;  // flits ejected in the window of each VC's current packet
-  PacketExtension delivered_;  // the packet a tail closes, for the observer
+  std::int32_t id_;
+  std::int16_t credits_[kInlineVcs] = {};              // router input buffer space per VC (inline_vcs_)
+  std::uint16_t window_flits_on_vc_[kInlineVcs] = {};  // flits ejected in the window of each VC's current packet
+  std::uint16_t sent_of_current_ = 0;                  // flits of the packet being sent (< its 16-bit size)
+  std::uint8_t vc_ = 0, vc_pointer_ = 0, cur_ = 0;      // VCs are below 64 (models/subswitch.hpp)
+  std::uint8_t vcs_per_class_;                          // injection VCs of a message class
+  std::uint8_t queued_ = 0;                             // bit c: source queue c holds packets
+  bool one_class_, wormhole_;
+  bool inline_vcs_;  // credits_ and window_flits_on_vc_ hold every VC (else more_*)
+  // The links (their lines: flits, credits, cold).
+  Link inject_, eject_;
+  // Cold: set-up, queued packets, more VCs.
+  const EndpointShared& shared_;
+  int message_classes_;
+  int local_ = 0;
+  Ring<PacketHeader> queue_[2];  // unbounded source queues, per message class
+  Cycle injected_ = 0;           // when the head of the packet being sent was injected
+  std::vector<std::int32_t> more_credits_;       // !inline_vcs_
+  std::vector<std::uint16_t> more_window_flits_;  // !inline_vcs_
 };
 
 }  // namespace nwn

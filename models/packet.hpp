@@ -85,5 +85,9 @@ inline void delivered_packet(const Flit& tail, Cycle now, PacketExtension& e) {
 inline ExternalPacket external_packet(const PacketHeader& p, Cycle at) {
   return {p.packet_id, p.src, p.dst, p.size_flits, p.cls, at};
 }
+// The same of the packet a tail flit closes.
+inline ExternalPacket external_packet(const Flit& tail, Cycle at) {
+  return {tail.packet_id, tail.src, tail.dst, tail.packet_flits, tail.cls, at};
+}
 
 }  // namespace nwn

@@ -68,13 +68,18 @@ struct Interval {
 
 class PacketStats final : public PacketObserver {
  public:
-  void on_created(const PacketExtension& p) override {
+  void on_created(const PacketHeader& p) override {
     if (p.measured) ++outstanding_;
     last_created_ = std::max(last_created_, p.created_cycle);
     if (!created_flits_from_.empty()) {
       created_flits_from_[p.src] += p.size_flits;
       last_created_by_.at(p.src) = p.created_cycle;
     }
+  }
+  bool counts_creations() const override { return created_flits_from_.empty(); }
+  void on_created_counts(std::uint64_t measured, Cycle last_created) override {
+    outstanding_ += measured;
+    last_created_ = std::max(last_created_, last_created);
   }
   void on_delivered(const PacketExtension& p) override {
     // What most runs track is inline; the rest (a callback, per-source

@@ -73,6 +73,7 @@ class SyntheticWorkload final : public Workload {
   PacketSpec make_packet(int node, Cycle now) override;
   Cycle make_packet_then_next(int node, Cycle now, PacketSpec& spec) override;
   bool per_node() const override { return true; }
+  void prefetch(int node) const override { __builtin_prefetch(&rng_[std::size_t(node)], 1); }
   double packet_probability() const { return p_packet_; }
   // The gap for next()'s 53 high bits m: GeometricGaps::gap_of(m) of the
   // packet probability. The gap is 0 or 1 about as often as not: the
