@@ -385,6 +385,10 @@ class alignas(64) Subswitch {
   // `port`) writes.
   void prefetch_arrival(int port, int vc) const;
   void prefetch_credit_arrival(int port) const { __builtin_prefetch(&out_[std::size_t(port)], 1); }
+  // The row of input `port` (its link, which receiving a flit reads).
+  void prefetch_input_row(int port) const {
+    __builtin_prefetch(&rows_[std::size_t(port) * std::size_t(params_.input_speedup)], 1);
+  }
 };
 
 // In the header, so that the router's visit of its due inputs (Router::tick)
