@@ -330,6 +330,10 @@ class alignas(64) Subswitch {
   // Every input a router input (params_.router_input all set or empty):
   // the stage latencies without reading the vector.
   bool all_router_inputs_ = true;
+  // An output link takes more than a cycle a flit: only then can it be
+  // busy when the plain switch's scan asks (its sends end by the next
+  // cycle), and the scan reads the link.
+  bool outputs_serialize_ = false;
   std::vector<VcWords, CacheLineAllocator<VcWords>> vc_words_;
   std::vector<Row, CacheLineAllocator<Row>> rows_;  // inputs x speedup crossbar rows
   std::vector<OutputPort, CacheLineAllocator<OutputPort>> out_;  // one cache line each
