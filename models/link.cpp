@@ -17,6 +17,10 @@ Link::Link(std::string name, const LinkParams& p)
   if (p.credit_latency_cycles < 1)
     throw std::invalid_argument("link " + name_ + ": credit_latency_cycles must be >= 1, got " +
                                 std::to_string(p.credit_latency_cycles));
+  // PendingInputs keeps arrivals modulo 2^32 and compares them with a tick
+  // as a signed 32-bit difference.
+  if (p.latency_cycles > (1 << 30) || p.credit_latency_cycles > (1 << 30))
+    throw std::invalid_argument("link " + name_ + ": latencies must be at most 2^30 cycles");
   if (p.serialization_cycles < 1)
     throw std::invalid_argument("link " + name_ + ": serialization_cycles must be >= 1");
 }

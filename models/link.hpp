@@ -57,14 +57,18 @@ class LinkEnd {
 // the first of each arrives: a cycle reads a link only when something on it
 // is due (the kernel's publish phase marks, the end's tick visits).
 // In a large network a mark from another router finds this state out of the
-// cache: the marks' words and the arrivals share one allocation (a radix-32
-// router's word lies in the line of its first inputs' arrivals), and the
-// object is two words, which leaves room in its owner's first cache line.
+// cache, and a tick reads it cold: the marks' words and the arrivals share
+// one allocation on a cache line (a radix-32 router's word lies in the
+// line of its first 14 inputs' arrivals), an arrival takes 32 bits (a
+// radix-32 router's in 2.5 lines, not 4.5), and the object is two words,
+// which leaves room in its owner's first cache line.
 class PendingInputs {
  public:
   void resize(int n) {
     words_ = std::uint32_t((n + 63) / 64);
-    data_.reset(new std::uint64_t[std::size_t(words_) + std::size_t(n)]());
+    const std::size_t bytes = std::size_t(words_) * sizeof(std::uint64_t) + std::size_t(n) * sizeof(std::uint32_t);
+    data_.reset(CacheLineAllocator<std::uint64_t>().allocate((bytes + 7) / 8));
+    std::fill_n(data_.get(), (bytes + 7) / 8, std::uint64_t{0});
     count_ = 0;
   }
   // Input i has items pending, the first due at `at` (0: unknown, read at
@@ -74,23 +78,24 @@ class PendingInputs {
     const std::uint64_t b = std::uint64_t{1} << (i & 63);
     if (w & b) return;
     w |= b;
-    next_at()[std::size_t(i)] = at;
+    next_at()[std::size_t(i)] = std::uint32_t(at);
     ++count_;
   }
   int count() const { return count_; }
   // Asks for the marks and arrivals of `n` inputs (the resize's n): the
   // lines visit_due reads (Clocked::prefetch).
   void prefetch(int n) const {
-    prefetch_lines(data_.get(), (std::size_t(words_) + std::size_t(n)) * sizeof(std::uint64_t), true);
+    prefetch_lines(data_.get(), std::size_t(words_) * sizeof(std::uint64_t) + std::size_t(n) * sizeof(std::uint32_t),
+                   true);
   }
   // Calls f(i) for every marked input with an item due at `now`, changing nothing.
   template <typename F>
   void for_each_due(Cycle now, F&& f) const {
-    const Cycle* next_at = this->next_at();
+    const std::uint32_t* next_at = this->next_at();
     for (std::size_t w = 0; w < words_; ++w)
       for (std::uint64_t word = data_[w]; word; word &= word - 1) {
         const std::size_t i = w * 64 + std::size_t(__builtin_ctzll(word));
-        if (next_at[i] <= now) f(int(i));
+        if (due(next_at[i], now)) f(int(i));
       }
   }
   // Calls read(i) for every marked input with an item due at `now`; read
@@ -102,17 +107,17 @@ class PendingInputs {
   template <typename Read>
   void visit_due(Cycle now, Read&& read) {
     for (std::size_t w = 0; w < words_; ++w) {
-      Cycle* next_at = this->next_at() + w * 64;
-      std::uint64_t due = 0;
+      std::uint32_t* next_at = this->next_at() + w * 64;
+      std::uint64_t due_bits = 0;
       for (std::uint64_t word = data_[w]; word; word &= word - 1) {
         const int b = __builtin_ctzll(word);
-        due |= std::uint64_t(next_at[b] <= now) << b;
+        due_bits |= std::uint64_t(due(next_at[b], now)) << b;
       }
       std::uint64_t done = 0;
-      for (; due; due &= due - 1) {
-        const int b = __builtin_ctzll(due);
+      for (; due_bits; due_bits &= due_bits - 1) {
+        const int b = __builtin_ctzll(due_bits);
         const Cycle next = read(int(w * 64) + b);
-        next_at[b] = next;
+        next_at[b] = std::uint32_t(next);
         done |= std::uint64_t(next == kNever) << b;
       }
       data_[w] &= ~done;
@@ -121,13 +126,41 @@ class PendingInputs {
   }
 
  private:
-  Cycle* next_at() const { return data_.get() + words_; }
-  // The marks (one bit an input, words_ words), then each input's first arrival.
-  std::unique_ptr<std::uint64_t[]> data_;
+  // An arrival kept in 32 bits is due at `now` when it is not after now
+  // modulo 2^32, compared as a signed difference: exact while every
+  // arrival of a marked input lies within 2^31 cycles of the ticks that
+  // test it (an end ticks every cycle while it has marks, and every
+  // latency is below 2^30 cycles, Link). 0 is the unknown arrival (mark),
+  // due at once; an arrival that truncates to 0 is then visited early,
+  // which reads nothing (a read takes only what is due) and changes nothing.
+  static bool due(std::uint32_t at, Cycle now) {
+    return (at == 0) | (std::int32_t(std::uint32_t(now) - at) >= 0);
+  }
+  std::uint32_t* next_at() const { return reinterpret_cast<std::uint32_t*>(data_.get() + words_); }
+  struct Free {
+    void operator()(std::uint64_t* p) const { CacheLineAllocator<std::uint64_t>().deallocate(p, 0); }
+  };
+  // The marks (one bit an input, words_ words), then each input's first
+  // arrival (32 bits).
+  std::unique_ptr<std::uint64_t[], Free> data_;
   int count_ = 0;
   std::uint32_t words_ = 0;
 };
 static_assert(sizeof(PendingInputs) == 16, "two words: room in the owner's first cache line");
+
+// What a drained flit queue's next_at reads instead of its head slot (the
+// arrival of no item): the slot is a cache line of its own (a flit's),
+// untouched until the writer's next push, and in a large network reading
+// it after a link's last item cost a miss per read of a link (1.6 % of the
+// 1-cycle fat tree's misses). The address is selected by a mask, not by a
+// branch or a select the compiler may turn into one (whether a link has
+// another item after the one just read is as good as random).
+alignas(64) inline const Cycle kDrainedSpare = kNever;
+inline const Cycle* drained_or(const Cycle* slot, bool drained) {
+  const std::uintptr_t all = std::uintptr_t{0} - std::uintptr_t{drained};  // all ones when drained
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(slot);
+  return reinterpret_cast<const Cycle*>(a ^ ((a ^ reinterpret_cast<std::uintptr_t>(&kDrainedSpare)) & all));
+}
 
 struct LinkParams {
   int latency_cycles = 1;         // flit: send at t, readable at t + latency
@@ -194,12 +227,9 @@ class DelayQueue {
   // The arrival of the first item not yet read, kNever when none is
   // published, without a branch: whether a link has a second item after
   // the one just read is as good as random (a branch on it mispredicted
-  // about every second read). The head slot is always there; read while
-  // drained, its value is not used.
-  Cycle next_at() const {
-    const Cycle none = Cycle{0} - Cycle{head_ == visible_tail_};  // kNever when drained, else 0
-    return slots_[head_ & mask_].at | none;  // (a select here became a branch again)
-  }
+  // about every second read). Drained, it reads kNever from a spare word,
+  // not the head slot (drained_or).
+  Cycle next_at() const { return *drained_or(&slots_[head_ & mask_].at, head_ == visible_tail_); }
   // Asks for the cache line of the next item to read (no effect on the queue).
   void prefetch_front() const { __builtin_prefetch(&slots_[head_ & mask_]); }
   // The writer's: the slot of the next item to push.

@@ -100,6 +100,9 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   // route() for a packet chosen for debug tracing: also records the decision.
   [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
   void narrow_to_class(Flit& head) const;
+  // tick and prefetch with one subswitch (only_ss_).
+  void tick_one(Cycle now);
+  void prefetch_one(Cycle now, int stage) const;
   void split_eject(Flit& head) const;
   // A flattened subswitch input or output: its subswitch and port, and
   // its link (prefetched in tick), in one entry: tick reads both.

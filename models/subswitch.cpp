@@ -160,6 +160,7 @@ void Subswitch::connect_input(int port, Link* link) {
 void Subswitch::connect_output(int port, Link* link, int downstream_depth_flits) {
   OutputPort& o = out_.at(port);
   o.link = link;
+  outputs_serialize_ = outputs_serialize_ || link->params().serialization_cycles > 1;
   o.track_credits = downstream_depth_flits > 0;
   std::fill(o.credits, o.credits + params_.vcs, o.track_credits ? downstream_depth_flits : 0);
   o.credit_vcs = params_.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params_.vcs) - 1;
@@ -463,7 +464,9 @@ void Subswitch::allocate_switch_plain(Cycle now) {
     if (r.busy_until > now) return;
     const int out = v.out_port;
     const OutputPort& o = out_[out];
-    if (!(o.credit_vcs >> v.out_vc & 1) || !o.link->can_send(now)) return;
+    // The output's link line only when a send can keep it busy past this
+    // cycle (outputs_serialize_): a VC that does not send is spared it.
+    if (!(o.credit_vcs >> v.out_vc & 1) || (outputs_serialize_ && !o.link->can_send(now))) return;
     const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
     rows |= row_bit;
     const int k = idx - p * params_.vcs;

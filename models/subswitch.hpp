@@ -330,6 +330,10 @@ class alignas(64) Subswitch {
   // Every input a router input (params_.router_input all set or empty):
   // the stage latencies without reading the vector.
   bool all_router_inputs_ = true;
+  // An output link takes more than a cycle a flit: only then can it be
+  // busy when the plain switch's scan asks (its sends end by the next
+  // cycle), and the scan reads the link.
+  bool outputs_serialize_ = false;
   std::vector<VcWords, CacheLineAllocator<VcWords>> vc_words_;
   std::vector<Row, CacheLineAllocator<Row>> rows_;  // inputs x speedup crossbar rows
   std::vector<OutputPort, CacheLineAllocator<OutputPort>> out_;  // one cache line each
@@ -385,6 +389,10 @@ class alignas(64) Subswitch {
   // `port`) writes.
   void prefetch_arrival(int port, int vc) const;
   void prefetch_credit_arrival(int port) const { __builtin_prefetch(&out_[std::size_t(port)], 1); }
+  // The row of input `port` (its link, which receiving a flit reads).
+  void prefetch_input_row(int port) const {
+    __builtin_prefetch(&rows_[std::size_t(port) * std::size_t(params_.input_speedup)], 1);
+  }
 };
 
 // In the header, so that the router's visit of its due inputs (Router::tick)
