@@ -151,12 +151,14 @@ class IslipAllocator final : public Allocator {
         // Each output asked grants the first place asking at or after its
         // pointer, else the first asking: byte r of offers, the outputs
         // offering to place r.
+        // An output no place asks for offers to "place 8": bit 64 + b, none.
         std::uint64_t offers = 0;
-        for (int b = 0; b < width; ++b) {
-          const std::uint64_t m = cols >> (8 * b) & 0xff;
+        std::uint64_t rest = cols;  // byte 0: the places asking for output b
+        for (int b = 0; b < width; ++b, rest >>= 8) {
+          const std::uint64_t m = rest & 0xff;
           const std::uint64_t high = m & places_from(lo, hi, grant_arb_[std::size_t(base + b)].pointer());
-          const int r = __builtin_ctzll((high | (m & (std::uint64_t{0} - std::uint64_t{high == 0}))) | 0x100);
-          offers |= std::uint64_t{m != 0} << ((8 * r + b) & 63);
+          const int at = 8 * __builtin_ctzll((high ? high : m) | 0x100) + b;
+          offers |= std::uint64_t{at < 64} << (at & 63);
         }
         // Each place offered accepts the first of its offers at or after
         // its pointer, else the first (a place without an offer: none, and
