@@ -62,6 +62,30 @@ std::uint64_t Allocator::allocate_group(int n, const int* inputs, const std::uin
   return granted;
 }
 
+int Allocator::allocate_ports(int words, const std::uint64_t* ports, const std::uint64_t* several,
+                              const SmallGroup* groups, int width, int* grant_inputs, int* grant_outputs) {
+  int k = 0;
+  for (int w = 0; w < words; ++w)
+    for (std::uint64_t t = ports[w]; t; t &= t - 1) {
+      const int p = w * 64 + __builtin_ctzll(t);
+      const SmallGroup& g = groups[p];
+      if (!(several[w] >> (p & 63) & 1)) {
+        const int out = allocate_one(g.inputs[0], p * width, g.masks[0]);
+        grant_inputs[k] = g.inputs[0];
+        grant_outputs[k] = out;
+        k += out >= 0;
+        continue;
+      }
+      int grants[8];
+      for (std::uint64_t u = allocate_group(g.count, g.inputs, g.masks, p * width, grants); u; u &= u - 1) {
+        const int i = __builtin_ctzll(u);
+        grant_inputs[k] = g.inputs[i];
+        grant_outputs[k++] = grants[i];
+      }
+    }
+  return k;
+}
+
 std::uint64_t Allocator::allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,
                                          int* grants) {
   int in[64], n = 0;

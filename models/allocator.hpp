@@ -80,6 +80,30 @@ class Allocator {
   // every asking input).
   virtual std::uint64_t allocate_columns(std::uint64_t inputs, std::uint64_t outputs, const std::uint64_t* cols,
                                          int* grants);
+  // The requests of one port in VC allocation by ports (allocate_ports):
+  // at most 8 requesters. Places 0 to count - 1 hold them; the entries past
+  // count may hold anything (a caller fills them as it goes). A cache line
+  // and a half: aligned, so that a port's group is found by a shift.
+  struct alignas(64) SmallGroup {
+    std::uint64_t cols;  // byte b: the places (bit i: inputs[i]) asking for output b of the port
+    int count;           // 1 to 8
+    int inputs[8];       // ascending
+    std::uint64_t masks[8];  // per place: the outputs b of the port it asks for, bits b; not zero
+  };
+  // The VC allocation of a cycle by output ports: port p has the outputs
+  // p * width + b, b < width <= 8, and its requests (groups[p]) go to the
+  // allocator as a round of their own (splits_by_disjoint_outputs), with
+  // the grants and priority updates of allocate_one (a lone requester) or
+  // allocate_group (several). The ports asked are the bits p of `ports`
+  // (bit p & 63 of word p >> 6, `words` words), those asked by several
+  // requesters the bits of `several` (a subset). Writes each grant as input
+  // grant_inputs[k], output grant_outputs[k] (k from 0, in any order; room
+  // for one entry per requester) and returns their number. One call for all
+  // the ports of a cycle: an allocator answers the lone requesters and the
+  // groups in loops of their own, without a virtual call per port; the
+  // default calls allocate_one and allocate_group port by port.
+  virtual int allocate_ports(int words, const std::uint64_t* ports, const std::uint64_t* several,
+                             const SmallGroup* groups, int width, int* grant_inputs, int* grant_outputs);
   // True when the allocation splits into independent ones wherever no two
   // groups of inputs ask for a common output: each group can then be
   // allocated alone (a round with only its requests) with the same grants

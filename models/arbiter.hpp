@@ -21,6 +21,12 @@ class RoundRobinArbiter {
   }
   // Move priority to one past the winner: the winner becomes lowest priority.
   void update(int winner) { pointer_ = winner + 1 == size_ ? 0 : winner + 1; }
+  // update(winner) if `used`, without a branch (whether a grant was used is
+  // as good as random; with a select the compiler made one).
+  void update_if(bool used, int winner) {
+    const int next = winner + 1 == size_ ? 0 : winner + 1;
+    pointer_ += (next - pointer_) & -int(used);
+  }
 
  private:
   int size_;

@@ -89,9 +89,10 @@ class IslipAllocator final : public Allocator {
     return group_rounds<false>(n, inputs, masks, base, grants);
   }
 
-  // The places (of up to 8, inputs ascending, lo: places 0-3, hi: 4-7) whose
-  // input is at or after `ptr`: the places below it are a prefix, so this
-  // is at_or_above(the count below), all bits from there up.
+  // The places (of up to 8, lo: places 0-3, hi: 4-7) whose input is at or
+  // after `ptr`, lane by lane (and all bits above the eighth): a caller
+  // masks them with the places asking, so lanes of no requester may hold
+  // anything.
   template <typename Lanes>
   static std::uint64_t places_from(Lanes lo, Lanes hi, int ptr) {
 #if defined(__SSE2__)
@@ -102,10 +103,80 @@ class IslipAllocator final : public Allocator {
     return ~(std::uint64_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(l, p)))) |
              std::uint64_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(h, p)))) << 4);
 #else
-    const Lanes p = {ptr, ptr, ptr, ptr};
-    const Lanes below = (lo < p) + (hi < p);  // per lane 0, -1 or -2: minus the inputs below ptr
-    return bits::at_or_above(-(below[0] + below[1] + below[2] + below[3]));
+    std::uint64_t below = 0;
+    for (int k = 0; k < 4; ++k) below |= std::uint64_t{lo[k] < ptr} << k | std::uint64_t{hi[k] < ptr} << (k + 4);
+    return ~below;
 #endif
+  }
+
+  // The first of the outputs b of `o` (8 bits) at or after rel, else the
+  // first (0 for none): the byte doubled and shifted by rel (clamped to 0
+  // to 8), so that the first bit set is the answer, wrapped around or not
+  // (bit 16: none, 16 - rel + rel = 0 mod 8).
+  static int first_from8(std::uint64_t o, int rel) {
+    const int c = rel < 0 ? 0 : rel > 8 ? 8 : rel;
+    return (__builtin_ctzll((o | o << 8 | std::uint64_t{1} << 16) >> c) + c) & 7;
+  }
+
+  // VC allocation by ports in one iteration: the lone requesters first,
+  // each taking the first of its outputs at or after its accept pointer
+  // (allocate_one), then the ports asked by several, each in a loop of
+  // `width` outputs (fixed length: a loop over the outputs asked
+  // mispredicted its exit about once a group) and one of its places.
+  int allocate_ports(int words, const std::uint64_t* ports, const std::uint64_t* several, const SmallGroup* groups,
+                     int width, int* grant_inputs, int* grant_outputs) override {
+    if (iterations_ != 1)
+      return Allocator::allocate_ports(words, ports, several, groups, width, grant_inputs, grant_outputs);
+    int k = 0;
+    for (int w = 0; w < words; ++w)
+      for (std::uint64_t t = ports[w] & ~several[w]; t; t &= t - 1) {
+        const int p = w * 64 + __builtin_ctzll(t), base = p * width;
+        const SmallGroup& g = groups[p];
+        const int in = g.inputs[0];
+        const int out = base + first_from8(g.masks[0], accept_arb_[std::size_t(in)].pointer() - base);
+        accept_arb_[std::size_t(in)].update(out);
+        grant_arb_[std::size_t(out)].update(in);
+        grant_inputs[k] = in;
+        grant_outputs[k++] = out;
+      }
+    typedef int Lanes __attribute__((vector_size(16)));  // four ints (SSE2)
+    for (int w = 0; w < words; ++w)
+      for (std::uint64_t t = several[w]; t; t &= t - 1) {
+        const int p = w * 64 + __builtin_ctzll(t), base = p * width;
+        const SmallGroup& g = groups[p];
+        const std::uint64_t cols = g.cols;
+        Lanes lo, hi;
+        std::memcpy(&lo, g.inputs, sizeof lo);
+        std::memcpy(&hi, g.inputs + 4, sizeof hi);
+        // Each output asked grants the first place asking at or after its
+        // pointer, else the first asking: byte r of offers, the outputs
+        // offering to place r.
+        // An output no place asks for offers to "place 8": bit 64 + b, none.
+        std::uint64_t offers = 0;
+        std::uint64_t rest = cols;  // byte 0: the places asking for output b
+        for (int b = 0; b < width; ++b, rest >>= 8) {
+          const std::uint64_t m = rest & 0xff;
+          const std::uint64_t high = m & places_from(lo, hi, grant_arb_[std::size_t(base + b)].pointer());
+          const int at = 8 * __builtin_ctzll((high ? high : m) | 0x100) + b;
+          offers |= std::uint64_t{at < 64} << (at & 63);
+        }
+        // Each place offered accepts the first of its offers at or after
+        // its pointer, else the first (a place without an offer: none, and
+        // the pointers stay).
+        for (int r = 0; r < g.count; ++r) {
+          const std::uint64_t o = offers >> (8 * r) & 0xff;
+          const int in = g.inputs[r];
+          RoundRobinArbiter& accept = accept_arb_[std::size_t(in)];
+          const bool take = o != 0;
+          const int out = base + first_from8(o, accept.pointer() - base);
+          grant_inputs[k] = in;
+          grant_outputs[k] = out;
+          k += take;
+          accept.update_if(take, out);
+          grant_arb_[std::size_t(out)].update_if(take, in);
+        }
+      }
+    return k;
   }
 
   // group_rounds of a few requesters in one iteration (the usual VC

@@ -31,6 +31,11 @@ struct Subswitch::Scratch {
   std::vector<int> va_inputs, va_grants;
   std::vector<std::uint64_t> va_masks;
   std::vector<int> row_grant;  // per crossbar row: its grant in a group round
+  // allocate_vcs_small: per output port its group of requests, valid
+  // where the port's bit in va_ports is set; the ports asked (va_ports)
+  // and those asked by several (va_several), zero between steps.
+  std::vector<Allocator::SmallGroup> va_groups;
+  std::vector<std::uint64_t> va_ports, va_several;
   std::uint64_t sw_cols[64] = {};  // allocate_switch_plain: per output, the rows asking for it
   // A group of at most 64 requesters handed whole to the allocator
   // (Allocator::allocate_group): the requesters, their masks, their grants.
@@ -51,6 +56,9 @@ struct Subswitch::Scratch {
       ports_asking.resize(outputs + 1);
       single_ports.resize(outputs);
       group_ports.resize(outputs);
+      va_groups.resize(outputs);
+      va_ports.resize(std::size_t(bits::words_for(int(outputs))));  // the new words zero, the others zero already
+      va_several.resize(va_ports.size());
     }
     if (row_grant.size() < rows) row_grant.resize(rows);
   }
@@ -137,6 +145,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     sw_alloc_ = make_allocator(p.policy.switch_allocator, sw);
   }
   va_splits_ = vc_alloc_->splits_by_disjoint_outputs();
+  va_small_ = va_splits_ && p.vcs <= 8;
 }
 
 void Subswitch::connect_input(int port, Link* link) {
@@ -304,6 +313,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     vc_words_[w].routing &= ~due;
     for (; due; due &= due - 1) route_vc(int(w * 64) + __builtin_ctzll(due));
   }
+  if (va_small_ && !tracer_ && allocate_vcs_small(now)) return;
   Scratch& s = scratch();
   int n = 0;  // requests of this cycle: input VC, its output port, and the VCs of the port it may take
   int ports = 0;  // ports asked (ports_asking)
@@ -313,17 +323,8 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     for (std::uint64_t word = vc_words_[w].occupied & ~(vc_words_[w].active | vc_words_[w].routing); word;
          word &= word - 1) {
       const int idx = int(w * 64) + __builtin_ctzll(word);
-      InputVc& v = vcs_[std::size_t(idx)];
-      const OutputPort& o = out_[v.out_port];
-      // The free VCs of [vc_lo, vc_hi] with credits for what the packet needs.
-      std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi)) & (~std::uint64_t{0} << v.vc_lo) & ~o.vc_owned;
-      if (params_.policy.va_requires_credit) {
-        mask &= o.credit_vcs;  // need >= 1
-        const int need = params_.policy.wormhole ? 1 : v.front.packet_flits;
-        if (need > 1 && o.track_credits)
-          for (std::uint64_t m = mask; m; m &= m - 1)
-            if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
-      }
+      const InputVc& v = vcs_[std::size_t(idx)];
+      const std::uint64_t mask = va_mask(v);
       if (!mask) continue;
       // Counted by port, the ports in the order of their first requests:
       // without a branch (whether a port was asked already is random).
@@ -354,6 +355,90 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
     }
   }
   if (tracer_) trace_vc_grants(now, n);
+}
+
+// The VCs VcAlloc VC v may take: the free VCs of [vc_lo, vc_hi] of its
+// output port with credits for what the packet needs (bits from 0).
+inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
+  const OutputPort& o = out_[v.out_port];
+  std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi)) & (~std::uint64_t{0} << v.vc_lo) & ~o.vc_owned;
+  if (params_.policy.va_requires_credit) {
+    mask &= o.credit_vcs;  // need >= 1
+    const int need = params_.policy.wormhole ? 1 : v.front.packet_flits;
+    if (need > 1 && o.track_credits)
+      for (std::uint64_t m = mask; m; m &= m - 1)
+        if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
+  }
+  return mask;
+}
+
+// The VC allocation of a step with at most 8 VCs (va_small_): the requests
+// go straight into their port's group as the scan finds them (no list to
+// sort by port), each group's columns built with them, and the allocator
+// answers all the ports in one call (Allocator::allocate_ports). Returns
+// false, having granted nothing, when a port has more than 8 requests: the
+// general code then allocates the step.
+bool Subswitch::allocate_vcs_small(Cycle now) {
+  const int V = params_.vcs;
+  Scratch& s = scratch();
+  std::uint64_t* const ports = s.va_ports.data();
+  std::uint64_t* const several = s.va_several.data();
+  unsigned overfull = 0;  // some port's ninth request (bit 3 of its place)
+  for (std::size_t w = 0; w < vc_words_.size(); ++w)
+    for (std::uint64_t word = vc_words_[w].occupied & ~(vc_words_[w].active | vc_words_[w].routing); word;
+         word &= word - 1) {
+      const int idx = int(w * 64) + __builtin_ctzll(word);
+      const InputVc& v = vcs_[std::size_t(idx)];
+      const std::uint64_t mask = va_mask(v);
+      if (!mask) continue;
+      // Into the port's group, a new one at its first request: without a
+      // branch (whether a port was asked already is random), by masks
+      // (with selects, the compiler made two paths of the rest).
+      const int port = v.out_port;
+      const std::uint64_t bit = std::uint64_t{1} << (port & 63);
+      std::uint64_t& asked_word = ports[port >> 6];
+      const std::uint64_t asked = std::uint64_t{0} - (asked_word >> (port & 63) & 1);  // all ones: not the first
+      asked_word |= bit;
+      Allocator::SmallGroup& g = s.va_groups[std::size_t(port)];
+      const int place = g.count & int(asked);
+      overfull |= unsigned(place);
+      g.count = place + 1;
+      several[port >> 6] |= bit & (std::uint64_t{0} - std::uint64_t{place == 1});
+      g.inputs[place & 7] = idx;
+      g.masks[place & 7] = mask;
+      // The mask's bit b to bit 0 of byte b (bits 0-6 by a multiply
+      // whose eight shifted copies do not overlap, bit 7 apart), at the place.
+      const std::uint64_t spread = ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
+      g.cols = (g.cols & asked) | spread << (place & 7);
+    }
+  const int words = bits::words_for(params_.outputs);
+  int k = 0;
+  if (!(overfull & 8))
+    k = vc_alloc_->allocate_ports(words, ports, several, s.va_groups.data(), V, s.va_inputs.data(), s.va_grants.data());
+  for (int w = 0; w < words; ++w) ports[w] = several[w] = 0;
+  if (overfull & 8) return false;
+  if (k == 0) return true;
+  // grant_vc with the latency read once (the usual case: every input a
+  // router input, a VC allocation latency of at least a cycle).
+  if (!all_router_inputs_ || params_.va_cycles < 1) {
+    for (int i = 0; i < k; ++i) grant_vc(s.va_inputs[std::size_t(i)], s.va_grants[std::size_t(i)], now);
+    return true;
+  }
+  const Cycle ready = now + params_.va_cycles;
+  for (int i = 0; i < k; ++i) {
+    const int req = s.va_inputs[std::size_t(i)];
+    InputVc& v = vcs_[std::size_t(req)];
+    const int out_vc = s.va_grants[std::size_t(i)] - v.out_port * V;
+    v.out_vc = std::int8_t(out_vc);
+    out_[v.out_port].vc_owned |= std::uint64_t{1} << out_vc;
+    v.state = VcState::Active;
+    ready_[std::size_t(req)] = ready;
+    VcWords& vw = words_of(req);
+    vw.active |= bit_of(req);
+    vw.sa_wait |= bit_of(req);
+  }
+  sa_wait_until_ = std::max(sa_wait_until_, ready);
+  return true;
 }
 
 // Input VC `req` takes output VC `g` (numbered port x vcs + vc).

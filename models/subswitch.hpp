@@ -263,6 +263,8 @@ class alignas(64) Subswitch {
   void request_vcs(int input, int base, std::uint64_t mask);
   void grant_vc_round(Cycle now);
   void allocate_vc_ports(int n, int ports, Cycle now);
+  bool allocate_vcs_small(Cycle now);
+  std::uint64_t va_mask(const InputVc& v) const;
   void route_vc(int idx);
   // Per 64 VCs, the bit sets the per-cycle scans read, side by side: a
   // radix-32 subswitch of 4 VCs keeps all four in one cache line (a large
@@ -327,6 +329,7 @@ class alignas(64) Subswitch {
   // per VC, the output it asked for plus one (0: none), not a bit.
   bool vc_bytes_ = false;
   bool va_splits_ = false;  // vc_alloc_->splits_by_disjoint_outputs()
+  bool va_small_ = false;   // and at most 8 VCs: allocate_vcs_small applies
   // Every input a router input (params_.router_input all set or empty):
   // the stage latencies without reading the vector.
   bool all_router_inputs_ = true;

@@ -209,6 +209,83 @@ TEST_P(AllocatorMatching, AllocateGroupOfFewIsTheMatrixRound) {
     }
 }
 
+// allocate_ports (a cycle's VC allocation at output ports of up to 8 VCs,
+// a group of requests a port): each port's grants and priority state
+// those of its own round through the matrix, on two copies fed the same
+// groups, with widths 1 to 8, ports in more than one word, lone requesters
+// and groups of up to 8, the entries past a group's count holding junk,
+// and iterations 1 and 2 (iSLIP's own path and the default).
+TEST_P(AllocatorMatching, AllocatePortsIsAMatrixRoundPerPort) {
+  for (int width = 1; width <= 8; ++width)
+    for (int iterations : {1, 2}) {
+      SCOPED_TRACE("width " + std::to_string(width) + " it" + std::to_string(iterations));
+      const int ports = 70, words = 2, inputs = 300;
+      auto matrix = make_allocator(GetParam(), {inputs, ports * width, iterations});
+      auto by_ports = make_allocator(GetParam(), {inputs, ports * width, iterations});
+      std::vector<Allocator::SmallGroup> groups(static_cast<std::size_t>(ports));
+      Rng rng(31, std::uint64_t(width * 10 + iterations));
+      for (auto& g : groups) {  // junk where no port is asked
+        g.cols = rng.next();
+        g.count = int(rng.below(9));
+        for (int i = 0; i < 8; ++i) g.inputs[i] = int(rng.below(std::uint32_t(inputs)));
+      }
+      for (int round = 0; round < 600; ++round) {
+        std::vector<int> taken(inputs, 0);
+        std::uint64_t asked[words] = {}, several[words] = {};
+        const double density = (round % 4 + 1) * 0.1;
+        for (int p = 0; p < ports; ++p) {
+          if (rng.uniform() >= density) continue;
+          Allocator::SmallGroup& g = groups[std::size_t(p)];
+          // Mostly lone requesters and pairs, as in a router; now and then up to 8.
+          g.count = round % 5 == 0 ? 1 + int(rng.below(8)) : 1 + int(rng.below(2)) * int(1 + rng.below(2));
+          asked[p / 64] |= std::uint64_t{1} << (p % 64);
+          if (g.count > 1) several[p / 64] |= std::uint64_t{1} << (p % 64);
+          std::vector<int> in;
+          while (int(in.size()) < g.count) {
+            const int i = int(rng.below(std::uint32_t(inputs)));
+            if (!taken[std::size_t(i)]) {
+              taken[std::size_t(i)] = 1;
+              in.push_back(i);
+            }
+          }
+          std::sort(in.begin(), in.end());
+          g.cols = 0;
+          for (int i = 0; i < 8; ++i) {
+            if (i < g.count) {
+              g.inputs[i] = in[std::size_t(i)];
+              do g.masks[i] = rng.next() & ((std::uint64_t{1} << width) - 1);
+              while (!g.masks[i]);
+              for (int b = 0; b < width; ++b) g.cols |= (g.masks[i] >> b & 1) << (8 * b + i);
+            } else {  // junk
+              g.inputs[i] = int(rng.below(std::uint32_t(inputs)));
+              g.masks[i] = rng.next();
+            }
+          }
+        }
+        std::vector<int> want(inputs, -1);
+        int requesters = 0;
+        for (int p = 0; p < ports; ++p) {
+          if (!(asked[p / 64] >> (p % 64) & 1)) continue;
+          const Allocator::SmallGroup& g = groups[std::size_t(p)];
+          requesters += g.count;
+          matrix_round(*matrix, std::vector<int>(g.inputs, g.inputs + g.count),
+                       std::vector<std::uint64_t>(g.masks, g.masks + g.count), p * width, width);
+          for (int i = 0; i < g.count; ++i) want[std::size_t(g.inputs[i])] = matrix->grant_of_input(g.inputs[i]);
+        }
+        std::vector<int> gin(std::size_t(requesters), -2), gout(std::size_t(requesters), -2);
+        const int k = by_ports->allocate_ports(words, asked, several, groups.data(), width, gin.data(), gout.data());
+        ASSERT_LE(k, requesters);
+        std::vector<int> got(inputs, -1);
+        for (int i = 0; i < k; ++i) {
+          ASSERT_EQ(got[std::size_t(gin[std::size_t(i)])], -1) << "round " << round << ": input granted twice";
+          got[std::size_t(gin[std::size_t(i)])] = gout[std::size_t(i)];
+        }
+        for (int i = 0; i < inputs; ++i)
+          ASSERT_EQ(got[std::size_t(i)], want[std::size_t(i)]) << "round " << round << " input " << i;
+      }
+    }
+}
+
 // allocate_columns (a round given by its columns, as the subswitch's
 // switch allocation of a plain switch builds it): the grants and priority
 // state of the same round through the matrix, on two copies fed the same
