@@ -317,23 +317,17 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
   Scratch& s = scratch();
   int n = 0;  // requests of this cycle: input VC, its output port, and the VCs of the port it may take
   int ports = 0;  // ports asked (ports_asking)
-  // Every occupied VC neither Active nor Routing is in VcAlloc, ready since
-  // its route computation ended (its ready time is that end).
-  for (std::size_t w = 0; w < vc_words_.size(); ++w)
-    for (std::uint64_t word = vc_words_[w].occupied & ~(vc_words_[w].active | vc_words_[w].routing); word;
-         word &= word - 1) {
-      const int idx = int(w * 64) + __builtin_ctzll(word);
-      const InputVc& v = vcs_[std::size_t(idx)];
-      const std::uint64_t mask = va_mask(v);
-      if (!mask) continue;
-      // Counted by port, the ports in the order of their first requests:
-      // without a branch (whether a port was asked already is random).
-      PortRequests& pr = s.port_requests[std::size_t(v.out_port)];
-      s.ports_asking[std::size_t(ports)] = v.out_port;
-      ports += pr.count == 0;
-      ++pr.count;
-      s.requests[std::size_t(n++)] = Request{idx, v.out_port, mask};
-    }
+  for_each_vc_allocation_vc([&](int idx, const InputVc& v) {
+    const std::uint64_t mask = va_mask(v);
+    if (!mask) return;
+    // Counted by port, the ports in the order of their first requests:
+    // without a branch (whether a port was asked already is random).
+    PortRequests& pr = s.port_requests[std::size_t(v.out_port)];
+    s.ports_asking[std::size_t(ports)] = v.out_port;
+    ports += pr.count == 0;
+    ++pr.count;
+    s.requests[std::size_t(n++)] = Request{idx, v.out_port, mask};
+  });
   if (n == 0) return;
   if (va_splits_) {
     // An input VC asks for VCs of one output port only, so the requests of
@@ -384,33 +378,29 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
   std::uint64_t* const ports = s.va_ports.data();
   std::uint64_t* const several = s.va_several.data();
   unsigned overfull = 0;  // some port's ninth request (bit 3 of its place)
-  for (std::size_t w = 0; w < vc_words_.size(); ++w)
-    for (std::uint64_t word = vc_words_[w].occupied & ~(vc_words_[w].active | vc_words_[w].routing); word;
-         word &= word - 1) {
-      const int idx = int(w * 64) + __builtin_ctzll(word);
-      const InputVc& v = vcs_[std::size_t(idx)];
-      const std::uint64_t mask = va_mask(v);
-      if (!mask) continue;
-      // Into the port's group, a new one at its first request: without a
-      // branch (whether a port was asked already is random), by masks
-      // (with selects, the compiler made two paths of the rest).
-      const int port = v.out_port;
-      const std::uint64_t bit = std::uint64_t{1} << (port & 63);
-      std::uint64_t& asked_word = ports[port >> 6];
-      const std::uint64_t asked = std::uint64_t{0} - (asked_word >> (port & 63) & 1);  // all ones: not the first
-      asked_word |= bit;
-      Allocator::SmallGroup& g = s.va_groups[std::size_t(port)];
-      const int place = g.count & int(asked);
-      overfull |= unsigned(place);
-      g.count = place + 1;
-      several[port >> 6] |= bit & (std::uint64_t{0} - std::uint64_t{place == 1});
-      g.inputs[place & 7] = idx;
-      g.masks[place & 7] = mask;
-      // The mask's bit b to bit 0 of byte b (bits 0-6 by a multiply
-      // whose eight shifted copies do not overlap, bit 7 apart), at the place.
-      const std::uint64_t spread = ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
-      g.cols = (g.cols & asked) | spread << (place & 7);
-    }
+  for_each_vc_allocation_vc([&](int idx, const InputVc& v) {
+    const std::uint64_t mask = va_mask(v);
+    if (!mask) return;
+    // Into the port's group, a new one at its first request: without a
+    // branch (whether a port was asked already is random), by masks
+    // (with selects, the compiler made two paths of the rest).
+    const int port = v.out_port;
+    const std::uint64_t bit = std::uint64_t{1} << (port & 63);
+    std::uint64_t& asked_word = ports[port >> 6];
+    const std::uint64_t asked = std::uint64_t{0} - (asked_word >> (port & 63) & 1);  // all ones: not the first
+    asked_word |= bit;
+    Allocator::SmallGroup& g = s.va_groups[std::size_t(port)];
+    const int place = g.count & int(asked);
+    overfull |= unsigned(place);
+    g.count = place + 1;
+    several[port >> 6] |= bit & (std::uint64_t{0} - std::uint64_t{place == 1});
+    g.inputs[place & 7] = idx;
+    g.masks[place & 7] = mask;
+    // The mask's bit b to bit 0 of byte b (bits 0-6 by a multiply
+    // whose eight shifted copies do not overlap, bit 7 apart), at the place.
+    const std::uint64_t spread = ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
+    g.cols = (g.cols & asked) | spread << (place & 7);
+  });
   const int words = bits::words_for(params_.outputs);
   int k = 0;
   if (!(overfull & 8))

@@ -259,6 +259,18 @@ class alignas(64) Subswitch {
            word &= word - 1)
         f(int(w * 64) + __builtin_ctzll(word));
   }
+  // Visits, in index order, the VCs in VcAlloc: every occupied VC neither
+  // Active nor Routing (ready since its route computation ended: its ready
+  // time is that end), with its state.
+  template <typename F>
+  void for_each_vc_allocation_vc(F&& f) {
+    for (std::size_t w = 0; w < vc_words_.size(); ++w)
+      for (std::uint64_t word = vc_words_[w].occupied & ~(vc_words_[w].active | vc_words_[w].routing); word;
+           word &= word - 1) {
+        const int idx = int(w * 64) + __builtin_ctzll(word);
+        f(idx, static_cast<const InputVc&>(vcs_[std::size_t(idx)]));
+      }
+  }
   void grant_vc(int req, int g, Cycle now);
   void request_vcs(int input, int base, std::uint64_t mask);
   void grant_vc_round(Cycle now);
