@@ -132,21 +132,7 @@ void EndpointGroup::end_block() {
     created_any_ = false;
     created_measured_ = 0;
   }
-  for (const DeliveredRecord& d : deliveries_) {
-    PacketExtension e;
-    e.packet_id = d.packet_id;
-    e.src = d.src;
-    e.dst = d.dst;
-    e.size_flits = d.size_flits;
-    e.cls = d.cls;
-    e.measured = d.measured;
-    e.created_cycle = d.created_cycle;
-    e.injected_cycle = d.injected_cycle;
-    e.delivered_cycle = d.delivered_cycle;
-    e.hops = d.hops;
-    e.window_flits = d.window_flits;
-    observer.on_delivered(e);
-  }
+  for (const DeliveredRecord& d : deliveries_) observer.on_delivered(d.extension());
   deliveries_.clear();
   // The observer only counts: its calls and the sink's may come in any order.
   for (const SinkEvent& e : sink_events_) {

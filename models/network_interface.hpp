@@ -75,22 +75,6 @@ struct EndpointShared {
   bool in_window(Cycle now) const { return now >= measure_begin && now < measure_end; }
 };
 
-// A delivered packet as a group keeps it until the end of the kernel's
-// block (EndpointGroup::end_block): the fields of a PacketExtension that a
-// delivery sets, in 48 bytes rather than an event of a whole cache line (a
-// 1-cycle fat tree delivers about five packets a group a cycle, and the
-// group writes them in one cycle and reads them at the block's end, when
-// the routers have long pushed them out of the cache).
-struct DeliveredRecord {
-  std::uint64_t packet_id;
-  Cycle created_cycle, injected_cycle, delivered_cycle;
-  std::int32_t src, dst;
-  std::uint16_t hops, window_flits, size_flits;
-  std::uint8_t cls;
-  bool measured;
-};
-static_assert(sizeof(DeliveredRecord) == 48, "four delivered packets in three cache lines");
-
 // The group a network interface runs in, as the interface sees it: the
 // settings of its Endpoints, the counters it adds to, where its delivered
 // packets go, the events for the sink that wait for the end of the
@@ -110,15 +94,8 @@ class InterfaceGroup {
   // its flits ejected in the measurement window: straight to the observer
   // (one group), or kept for the end of the block (deliveries_).
   void delivered(const Flit& tail, Cycle now, std::uint16_t window_flits) {
-    if (observer_) {
-      PacketExtension e;
-      delivered_packet(tail, now, e);
-      e.window_flits = window_flits;
-      observer_->on_delivered(e);
-      return;
-    }
-    deliveries_.push_back({tail.packet_id, tail.created_cycle, tail.injected_cycle, now, tail.src, tail.dst, tail.hops,
-                           window_flits, tail.packet_flits, tail.cls, tail.measured});
+    if (observer_) observer_->on_delivered(DeliveredRecord::of(tail, now, window_flits).extension());
+    else deliveries_.push_back(DeliveredRecord::of(tail, now, window_flits));
   }
 
  protected:

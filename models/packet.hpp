@@ -67,20 +67,43 @@ inline Flit packet_flit(const PacketHeader& p, Cycle injected, int vc, bool head
   return f;
 }
 
-// The packet a tail flit closes, as its destination delivers it at `now`:
-// the fields packet_flit copied, and the hops the flits took.
-inline void delivered_packet(const Flit& tail, Cycle now, PacketExtension& e) {
-  e.packet_id = tail.packet_id;
-  e.src = tail.src;
-  e.dst = tail.dst;
-  e.size_flits = tail.packet_flits;
-  e.cls = tail.cls;
-  e.measured = tail.measured;
-  e.created_cycle = tail.created_cycle;
-  e.injected_cycle = tail.injected_cycle;
-  e.delivered_cycle = now;
-  e.hops = tail.hops;
-}
+// The packet a tail flit closes, as its destination delivers it at `now`
+// with `window_flits` of its flits ejected in the measurement window: the
+// fields packet_flit copied, and the hops the flits took. What a
+// PacketExtension of a delivery holds, in 48 bytes rather than a whole
+// cache line: a group keeps these until the end of the kernel's block
+// (EndpointGroup::end_block; a 1-cycle fat tree delivers about five
+// packets a group a cycle, read at the block's end, when the routers have
+// long pushed them out of the cache).
+struct DeliveredRecord {
+  std::uint64_t packet_id;
+  Cycle created_cycle, injected_cycle, delivered_cycle;
+  std::int32_t src, dst;
+  std::uint16_t hops, window_flits, size_flits;
+  std::uint8_t cls;
+  bool measured;
+
+  static DeliveredRecord of(const Flit& tail, Cycle now, std::uint16_t window_flits) {
+    return {tail.packet_id, tail.created_cycle, tail.injected_cycle, now, tail.src, tail.dst, tail.hops,
+            window_flits, tail.packet_flits, tail.cls, tail.measured};
+  }
+  PacketExtension extension() const {
+    PacketExtension e;
+    e.packet_id = packet_id;
+    e.src = src;
+    e.dst = dst;
+    e.size_flits = size_flits;
+    e.cls = cls;
+    e.measured = measured;
+    e.created_cycle = created_cycle;
+    e.injected_cycle = injected_cycle;
+    e.delivered_cycle = delivered_cycle;
+    e.hops = hops;
+    e.window_flits = window_flits;
+    return e;
+  }
+};
+static_assert(sizeof(DeliveredRecord) == 48, "four delivered packets in three cache lines");
 
 inline ExternalPacket external_packet(const PacketHeader& p, Cycle at) {
   return {p.packet_id, p.src, p.dst, p.size_flits, p.cls, at};
