@@ -38,7 +38,11 @@ class IslipAllocator final : public Allocator {
         out_words_(bits::words_for(p.outputs)),
         unmatched_in_(in_words_, 0),
         offers_(std::size_t(p.inputs) * out_words_, 0),
-        mask_(in_words_, 0) {}
+        mask_(in_words_, 0) {
+    hot_state_ = pointers_.data();
+  }
+  IslipAllocator(const IslipAllocator&) = delete;  // hot_state_ points into pointers_
+  IslipAllocator& operator=(const IslipAllocator&) = delete;
 
  private:
   // A round-robin pointer over `size` requesters, as RoundRobinArbiter's
@@ -57,8 +61,10 @@ class IslipAllocator final : public Allocator {
     }
   };
   // Input `in`'s accept pointer (over the outputs), output `out`'s grant pointer (over the inputs).
-  PointerRef acceptor(std::size_t in) { return PointerRef{&pointers_[in], outputs_}; }
-  PointerRef granter(std::size_t out) { return PointerRef{&pointers_[std::size_t(inputs_) + out], inputs_}; }
+  // (Through hot_state_, pointers_.data() in the object's first line.)
+  P* pointers() const { return static_cast<P*>(hot_state_); }
+  PointerRef acceptor(std::size_t in) { return PointerRef{pointers() + in, outputs_}; }
+  PointerRef granter(std::size_t out) { return PointerRef{pointers() + std::size_t(inputs_) + out, inputs_}; }
   PointerRef acceptor(int in) { return acceptor(std::size_t(in)); }
   PointerRef granter(int out) { return granter(std::size_t(out)); }
 

@@ -354,7 +354,9 @@ class alignas(64) Subswitch {
   // line-aligned). params_ first: its head line holds all the per-cycle
   // parameters, its strings and vectors follow (read by the constructor).
   SubswitchParams params_;
-  std::uint64_t buffered_flits_ = 0;
+  // The members read every cycle start on a line of their own: the 256
+  // bytes from here to sw_alloc_ take four lines, not five.
+  alignas(64) std::uint64_t buffered_flits_ = 0;
   Cycle sa_wait_until_ = 0;  // the latest ready time of the sa_wait VCs (0: none)
   Cycle last_step_ = 0;  // the cycle of the last step (pending_until's reference for ready bits)
   SubswitchActivity activity_;
