@@ -226,18 +226,19 @@ void Subswitch::step(Cycle now) {
 
 // Clears the sa_wait bits of the VCs ready by `now`: afterwards a bit is
 // set exactly for the Active VCs with ready > now (steps skipped while the
-// subswitch held no flits only delay the clearing).
+// subswitch held no flits only delay the clearing). The Routing VCs' bits
+// are the route test's (VcWords::sa_wait).
 void Subswitch::end_sa_waits(Cycle now) {
   if (sa_wait_until_ <= now) {  // all of them (with a VC allocation latency of one cycle, every step)
     if (sa_wait_until_ > 0)
-      for (VcWords& w : vc_words_) w.sa_wait = 0;
+      for (VcWords& w : vc_words_) w.sa_wait &= w.routing;
     sa_wait_until_ = 0;
     return;
   }
   Cycle until = 0;
   for (std::size_t w = 0; w < vc_words_.size(); ++w) {
     std::uint64_t done = 0;
-    for (std::uint64_t word = vc_words_[w].sa_wait; word; word &= word - 1) {
+    for (std::uint64_t word = vc_words_[w].sa_wait & ~vc_words_[w].routing; word; word &= word - 1) {
       const int b = __builtin_ctzll(word);
       const Cycle ready = ready_at(vcs_[w * 64 + std::size_t(b)].stage, now);
       done |= std::uint64_t{ready <= now} << b;
@@ -248,7 +249,8 @@ void Subswitch::end_sa_waits(Cycle now) {
   sa_wait_until_ = until;
 }
 
-void Subswitch::start_packet_if_any(int idx, Cycle ready) {
+// (During a step, after its route test: the next test is the next step's.)
+void Subswitch::start_packet_if_any(int idx, Cycle ready, Cycle now) {
   InputVc& v = vcs_[std::size_t(idx)];
   if (!v.has_front) {
     v.state = VcState::Idle;
@@ -256,7 +258,9 @@ void Subswitch::start_packet_if_any(int idx, Cycle ready) {
   }
   v.state = VcState::Routing;
   v.stage = ready_bits(ready);
-  words_of(idx).routing |= bit_of(idx);
+  VcWords& words = words_of(idx);
+  words.routing |= bit_of(idx);
+  words.sa_wait |= bit_of(idx) & (std::uint64_t{0} - std::uint64_t{ready > now + 1});
 }
 
 void Subswitch::invalid_route() const {
@@ -308,13 +312,16 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   // Route computation first, in VC order (a routing may draw random
   // numbers): the Routing VCs whose time has come, found without a branch.
+  // The VCs whose sa_wait bit says their time has not come are skipped (and their bits cleared).
   for (std::size_t w = 0; w < vc_words_.size(); ++w) {
     std::uint64_t due = 0;
-    for (std::uint64_t word = vc_words_[w].routing; word; word &= word - 1) {
+    const std::uint64_t routing = vc_words_[w].routing;
+    for (std::uint64_t word = routing & ~vc_words_[w].sa_wait; word; word &= word - 1) {
       const int b = __builtin_ctzll(word);
       due |= std::uint64_t{stage_due(vcs_[w * 64 + std::size_t(b)].stage, now)} << b;
     }
-    vc_words_[w].routing &= ~due;
+    vc_words_[w].sa_wait &= ~routing;
+    vc_words_[w].routing = routing & ~due;
     for (; due; due &= due - 1) route_vc(int(w * 64) + __builtin_ctzll(due));
   }
   if (va_small_ && !tracer_ && allocate_vcs_small(now)) return;
@@ -738,7 +745,7 @@ inline void Subswitch::depart(InputVc& v, int idx, int port, int vc, Link* in_li
     o.vc_owned &= ~(std::uint64_t{1} << out_vc);
     v.out_port = v.out_vc = -1;
     words.active &= ~bit;
-    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(port));
+    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(port), now);
   }
 }
 

@@ -264,7 +264,7 @@ class alignas(64) Subswitch {
   // queue: the output port has copies (Link::enqueue).
   [[gnu::always_inline]] void depart(InputVc& v, int idx, int port, int vc, Link* in_link, OutputPort& o, bool queue,
                                      Cycle now);
-  void start_packet_if_any(int idx, Cycle ready);
+  void start_packet_if_any(int idx, Cycle ready, Cycle now);
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void body_at_idle_front() const;
@@ -317,7 +317,12 @@ class alignas(64) Subswitch {
     // Active VCs whose VC allocation latency has not passed (ready after
     // this step): set at the grant, cleared by step() once their time has
     // come, so that switch allocation's scan skips them without reading
-    // them (a branch per VC that mispredicted).
+    // them (a branch per VC that mispredicted). On a Routing VC the bit
+    // means that the next route test would find its time not come (set
+    // when it becomes Routing: at an arrival with a route computation of
+    // a cycle or more, or after a tail with the next head's due after the
+    // next step), and that test skips it and clears the bit: every head
+    // was tested twice (the router case, about 640 instructions a cycle).
     std::uint64_t sa_wait = 0;
   };
   static std::uint64_t bit_of(int idx) { return std::uint64_t{1} << (idx & 63); }
@@ -470,8 +475,11 @@ class alignas(64) Subswitch {
     if (v.state == VcState::Idle) {
       if (!v.front.head) body_at_idle_front();
       v.state = VcState::Routing;
-      v.stage = ready_bits(now + Cycle(rc_cycles(p)));
-      words_of(idx).routing |= bit_of(idx);
+      const int rc = rc_cycles(p);
+      v.stage = ready_bits(now + Cycle(rc));
+      VcWords& words = words_of(idx);
+      words.routing |= bit_of(idx);
+      words.sa_wait |= bit_of(idx) & (std::uint64_t{0} - std::uint64_t{rc > 0});  // not due in this cycle's step
     }
   }
   return at;
