@@ -61,16 +61,28 @@ class IslipAllocator final : public Allocator {
     }
   };
   // Input `in`'s accept pointer (over the outputs), output `out`'s grant pointer (over the inputs).
+  // The pointers and their ranges, read once into a function's locals
+  // (table()): a store through a byte pointer may alias any member, so
+  // through members the compiler read them again after every update.
+  struct PointerTable {
+    P* accept;  // per input
+    P* grant;   // per output
+    int outputs, inputs;
+    PointerRef acceptor(std::size_t in) const { return PointerRef{accept + in, outputs}; }
+    PointerRef granter(std::size_t out) const { return PointerRef{grant + out, inputs}; }
+    PointerRef acceptor(int in) const { return acceptor(std::size_t(in)); }
+    PointerRef granter(int out) const { return granter(std::size_t(out)); }
+  };
   // (Through hot_state_, pointers_.data() in the object's first line.)
-  P* pointers() const { return static_cast<P*>(hot_state_); }
-  PointerRef acceptor(std::size_t in) { return PointerRef{pointers() + in, outputs_}; }
-  PointerRef granter(std::size_t out) { return PointerRef{pointers() + std::size_t(inputs_) + out, inputs_}; }
-  PointerRef acceptor(int in) { return acceptor(std::size_t(in)); }
-  PointerRef granter(int out) { return granter(std::size_t(out)); }
+  PointerTable table() const {
+    P* const p = static_cast<P*>(hot_state_);
+    return PointerTable{p, p + inputs_, outputs_, inputs_};
+  }
 
   std::uint64_t* offers(int in) { return &offers_[std::size_t(in) * out_words_]; }
 
   void compute() override {
+    const PointerTable ptrs = table();
     if (active_inputs().size() == 1) return compute_one_input();
     if (in_words_ == 1 && out_words_ == 1) return compute_one_word();
     for (int in : active_inputs()) bits::set(unmatched_in_.data(), in);
@@ -80,7 +92,7 @@ class IslipAllocator final : public Allocator {
         if (grant_of_output(out) >= 0) continue;
         const std::uint64_t* c = col(out);
         for (int w = 0; w < in_words_; ++w) mask_[w] = c[w] & unmatched_in_[w];
-        int in = granter(out).arbitrate(mask_.data());
+        int in = ptrs.granter(out).arbitrate(mask_.data());
         if (in < 0) continue;
         bits::set(offers(in), out);
         any_offer = true;
@@ -90,14 +102,14 @@ class IslipAllocator final : public Allocator {
       for (int in : active_inputs()) {
         if (grant_of_input(in) >= 0) continue;
         std::uint64_t* o = offers(in);
-        int out = acceptor(in).arbitrate(o);
+        int out = ptrs.acceptor(in).arbitrate(o);
         if (out < 0) continue;
         bits::clear(o, out_words_);
         grant(in, out);
         bits::reset(unmatched_in_.data(), in);
         if (it == 0) {
-          acceptor(in).update(out);
-          granter(out).update(in);
+          ptrs.acceptor(in).update(out);
+          ptrs.granter(out).update(in);
         }
       }
     }
@@ -106,11 +118,12 @@ class IslipAllocator final : public Allocator {
 
   // One requester without the matrix: as compute_one_input, on the mask.
   int allocate_one(int in, int base, std::uint64_t mask) override {
+    const PointerTable ptrs = table();
     if (!mask) return -1;
-    const std::uint64_t from = mask & bits::at_or_above(acceptor(in).pointer() - base);
+    const std::uint64_t from = mask & bits::at_or_above(ptrs.acceptor(in).pointer() - base);
     const int out = base + __builtin_ctzll(from ? from : mask);
-    acceptor(in).update(out);
-    granter(out).update(in);
+    ptrs.acceptor(in).update(out);
+    ptrs.granter(out).update(in);
     return out;
   }
 
@@ -161,6 +174,7 @@ class IslipAllocator final : public Allocator {
   // mispredicted its exit about once a group) and one of its places.
   int allocate_ports(int words, const std::uint64_t* ports, const std::uint64_t* several, const SmallGroup* groups,
                      int width, int* grant_inputs, int* grant_outputs) override {
+    const PointerTable ptrs = table();
     if (iterations_ != 1)
       return Allocator::allocate_ports(words, ports, several, groups, width, grant_inputs, grant_outputs);
     int k = 0;
@@ -169,9 +183,9 @@ class IslipAllocator final : public Allocator {
         const int p = w * 64 + __builtin_ctzll(t), base = p * width;
         const SmallGroup& g = groups[p];
         const int in = g.inputs[0];
-        const int out = base + first_from8(g.masks[0], acceptor(std::size_t(in)).pointer() - base);
-        acceptor(std::size_t(in)).update(out);
-        granter(std::size_t(out)).update(in);
+        const int out = base + first_from8(g.masks[0], ptrs.acceptor(std::size_t(in)).pointer() - base);
+        ptrs.acceptor(std::size_t(in)).update(out);
+        ptrs.granter(std::size_t(out)).update(in);
         grant_inputs[k] = in;
         grant_outputs[k++] = out;
       }
@@ -192,7 +206,7 @@ class IslipAllocator final : public Allocator {
         std::uint64_t rest = cols;  // byte 0: the places asking for output b
         for (int b = 0; b < width; ++b, rest >>= 8) {
           const std::uint64_t m = rest & 0xff;
-          const std::uint64_t high = m & places_from(lo, hi, granter(std::size_t(base + b)).pointer());
+          const std::uint64_t high = m & places_from(lo, hi, ptrs.granter(std::size_t(base + b)).pointer());
           const int at = 8 * __builtin_ctzll((high ? high : m) | 0x100) + b;
           offers |= std::uint64_t{at < 64} << (at & 63);
         }
@@ -202,14 +216,14 @@ class IslipAllocator final : public Allocator {
         for (int r = 0; r < g.count; ++r) {
           const std::uint64_t o = offers >> (8 * r) & 0xff;
           const int in = g.inputs[r];
-          const PointerRef accept = acceptor(std::size_t(in));
+          const PointerRef accept = ptrs.acceptor(std::size_t(in));
           const bool take = o != 0;
           const int out = base + first_from8(o, accept.pointer() - base);
           grant_inputs[k] = in;
           grant_outputs[k] = out;
           k += take;
           accept.update_if(take, out);
-          granter(std::size_t(out)).update_if(take, in);
+          ptrs.granter(std::size_t(out)).update_if(take, in);
         }
       }
     return k;
@@ -224,12 +238,13 @@ class IslipAllocator final : public Allocator {
   template <typename Lanes>
   std::uint64_t one_round_of_few(const int* inputs, std::uint64_t cols, std::uint64_t free_outputs, Lanes lo, Lanes hi,
                                  int base, int* grants) {
+    const PointerTable ptrs = table();
     std::uint64_t offers = 0;   // byte r: the outputs offering to place r
     std::uint64_t offered = 0;  // places with an offer
     for (std::uint64_t t = free_outputs; t; t &= t - 1) {
       const int b = __builtin_ctzll(t);
       const std::uint64_t m = cols >> (8 * b) & 0xff;  // not 0: some place asks for b
-      const int ptr = granter(std::size_t(base + b)).pointer();
+      const int ptr = ptrs.granter(std::size_t(base + b)).pointer();
       // The output grants the first place asking at or after its pointer, else the first asking.
       const std::uint64_t high = m & places_from(lo, hi, ptr);
       // high, else m, without a branch (the compiler made the select one,
@@ -243,11 +258,11 @@ class IslipAllocator final : public Allocator {
       const int r = __builtin_ctzll(offered);
       const int in = inputs[r];
       const std::uint64_t o = offers >> (8 * r) & 0xff;
-      const std::uint64_t from = o & bits::at_or_above(acceptor(std::size_t(in)).pointer() - base);
+      const std::uint64_t from = o & bits::at_or_above(ptrs.acceptor(std::size_t(in)).pointer() - base);
       const int out = base + __builtin_ctzll(from | (o & (std::uint64_t{0} - std::uint64_t{from == 0})));
       grants[r] = out;
-      acceptor(std::size_t(in)).update(out);
-      granter(std::size_t(out)).update(in);
+      ptrs.acceptor(std::size_t(in)).update(out);
+      ptrs.granter(std::size_t(out)).update(in);
     }
     return granted;
   }
@@ -366,6 +381,7 @@ class IslipAllocator final : public Allocator {
   template <bool kWithin64 = false, typename Cols, typename HighOf, typename InputOf, typename Grant>
   void rounds(std::uint64_t unmatched, std::uint64_t free_outputs, Cols cols, int base,
               HighOf high_of, InputOf input_of, Grant grant) {
+    const PointerTable ptrs = table();
     // Per requester, the outputs offering to it: all zero between rounds
     // (each offered requester accepts in its iteration, and its accept
     // zeroes its entry), so an offer needs no test of whether its requester
@@ -378,7 +394,7 @@ class IslipAllocator final : public Allocator {
         const int b = __builtin_ctzll(t);
         const std::uint64_t m = cols[b] & unmatched;
         if (!m) continue;
-        const std::uint64_t high = m & high_of(granter(base + b).pointer());
+        const std::uint64_t high = m & high_of(ptrs.granter(base + b).pointer());
         const int r = __builtin_ctzll(high ? high : m);
         offered |= std::uint64_t{1} << r;
         offers[r] |= std::uint64_t{1} << b;
@@ -389,15 +405,15 @@ class IslipAllocator final : public Allocator {
         const int in = input_of(r);
         const std::uint64_t o = offers[r];
         offers[r] = 0;
-        const int rel = acceptor(in).pointer() - base;
+        const int rel = ptrs.acceptor(in).pointer() - base;
         const std::uint64_t from = o & (kWithin64 ? ~std::uint64_t{0} << rel : bits::at_or_above(rel));
         const int b = __builtin_ctzll(from ? from : o);
         grant(r, base + b);
         unmatched &= ~(std::uint64_t{1} << r);
         free_outputs &= ~(std::uint64_t{1} << b);
         if (it == 0) {
-          acceptor(in).update(base + b);
-          granter(base + b).update(in);
+          ptrs.acceptor(in).update(base + b);
+          ptrs.granter(base + b).update(in);
         }
       }
     }
@@ -407,15 +423,17 @@ class IslipAllocator final : public Allocator {
   // the input's accept arbiter alone decides (the general rounds would
   // compute the same grant and pointer moves).
   void compute_one_input() {
+    const PointerTable ptrs = table();
     const int in = active_inputs()[0];
-    const int out = acceptor(in).arbitrate(row(in));
+    const int out = ptrs.acceptor(in).arbitrate(row(in));
     grant(in, out);
-    acceptor(in).update(out);
-    granter(out).update(in);
+    ptrs.acceptor(in).update(out);
+    ptrs.granter(out).update(in);
   }
 
   // The general rounds on single-word masks (up to 64 inputs and outputs).
   void compute_one_word() {
+    const PointerTable ptrs = table();
     std::uint64_t unmatched = 0;
     for (int in : active_inputs()) unmatched |= std::uint64_t{1} << in;
     for (int it = 0; it < iterations_; ++it) {
@@ -424,20 +442,20 @@ class IslipAllocator final : public Allocator {
         if (grant_of_output(out) >= 0) continue;
         const std::uint64_t m = col(out)[0] & unmatched;
         if (!m) continue;
-        offers_[bits::first_cyclic(m, granter(out).pointer())] |= std::uint64_t{1} << out;
+        offers_[bits::first_cyclic(m, ptrs.granter(out).pointer())] |= std::uint64_t{1} << out;
         any_offer = true;
       }
       if (!any_offer) break;
       for (int in : active_inputs()) {
         const std::uint64_t o = offers_[in];
         if (!o) continue;
-        const int out = bits::first_cyclic(o, acceptor(in).pointer());
+        const int out = bits::first_cyclic(o, ptrs.acceptor(in).pointer());
         offers_[in] = 0;
         grant(in, out);
         unmatched &= ~(std::uint64_t{1} << in);
         if (it == 0) {
-          acceptor(in).update(out);
-          granter(out).update(in);
+          ptrs.acceptor(in).update(out);
+          ptrs.granter(out).update(in);
         }
       }
     }
