@@ -134,6 +134,12 @@ class Allocator {
   const IndexList& touched_outputs() const { return touched_outputs_; }
 
   int inputs_, outputs_, iterations_;
+  // The state a subclass reads every cycle (iSLIP: its round-robin
+  // pointers), or null: the address in the object's first cache line,
+  // beside the sizes, where a subclass's own members come after the
+  // vectors below (in a large network each line of an allocator is a
+  // cache miss a cycle).
+  void* hot_state_ = nullptr;
 
  private:
   int row_words_, col_words_;

@@ -4,6 +4,7 @@
 // in its order. Pointers move (to one past the partner) only for grants
 // accepted in the first iteration, which is what desynchronises the pointers
 // and gives iSLIP its 100% throughput under uniform traffic.
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -13,28 +14,75 @@
 
 #include "allocator.hpp"
 #include "arbiter.hpp"
+#include "ring.hpp"  // CacheLineAllocator
 
 namespace nwn {
 namespace {
 
+// P: the type of a round-robin pointer, the narrowest that holds every
+// input and output number (make_islip): uint8_t up to 256 of each. The
+// pointers are the allocator's only state read every cycle, and in a large
+// network they are out of the cache each time: a radix-32 router's VC
+// allocator (128 input VCs, 128 output VCs) had them as RoundRobinArbiter
+// objects (size and pointer, 8 bytes) in two arrays of 16 cache lines,
+// and as bytes in one array they take 4.
+template <typename P>
 class IslipAllocator final : public Allocator {
  public:
   bool splits_by_disjoint_outputs() const override { return true; }
 
   explicit IslipAllocator(const AllocatorParams& p)
       : Allocator(p),
-        accept_arb_(p.inputs, RoundRobinArbiter(p.outputs)),
-        grant_arb_(p.outputs, RoundRobinArbiter(p.inputs)),
+        pointers_(std::size_t(p.inputs) + std::size_t(p.outputs), P{0}),
         in_words_(bits::words_for(p.inputs)),
         out_words_(bits::words_for(p.outputs)),
         unmatched_in_(in_words_, 0),
         offers_(std::size_t(p.inputs) * out_words_, 0),
-        mask_(in_words_, 0) {}
+        mask_(in_words_, 0) {
+    hot_state_ = pointers_.data();
+  }
+  IslipAllocator(const IslipAllocator&) = delete;  // hot_state_ points into pointers_
+  IslipAllocator& operator=(const IslipAllocator&) = delete;
 
  private:
+  // A round-robin pointer over `size` requesters, as RoundRobinArbiter's
+  // (arbiter.hpp): the first at or after it wins, and a used grant moves
+  // it to one past the winner.
+  struct PointerRef {
+    P* p;
+    int size;
+    int pointer() const { return int(*p); }
+    int arbitrate(const std::uint64_t* requests) const { return bits::find_cyclic(requests, size, int(*p)); }
+    void update(int winner) const { *p = P(winner + 1 == size ? 0 : winner + 1); }
+    // update(winner) if `used`, without a branch.
+    void update_if(bool used, int winner) const {
+      const int next = winner + 1 == size ? 0 : winner + 1;
+      *p = P(int(*p) + ((next - int(*p)) & -int(used)));
+    }
+  };
+  // Input `in`'s accept pointer (over the outputs), output `out`'s grant pointer (over the inputs).
+  // The pointers and their ranges, read once into a function's locals
+  // (table()): a store through a byte pointer may alias any member, so
+  // through members the compiler read them again after every update.
+  struct PointerTable {
+    P* accept;  // per input
+    P* grant;   // per output
+    int outputs, inputs;
+    PointerRef acceptor(std::size_t in) const { return PointerRef{accept + in, outputs}; }
+    PointerRef granter(std::size_t out) const { return PointerRef{grant + out, inputs}; }
+    PointerRef acceptor(int in) const { return acceptor(std::size_t(in)); }
+    PointerRef granter(int out) const { return granter(std::size_t(out)); }
+  };
+  // (Through hot_state_, pointers_.data() in the object's first line.)
+  PointerTable table() const {
+    P* const p = static_cast<P*>(hot_state_);
+    return PointerTable{p, p + inputs_, outputs_, inputs_};
+  }
+
   std::uint64_t* offers(int in) { return &offers_[std::size_t(in) * out_words_]; }
 
   void compute() override {
+    const PointerTable ptrs = table();
     if (active_inputs().size() == 1) return compute_one_input();
     if (in_words_ == 1 && out_words_ == 1) return compute_one_word();
     for (int in : active_inputs()) bits::set(unmatched_in_.data(), in);
@@ -44,7 +92,7 @@ class IslipAllocator final : public Allocator {
         if (grant_of_output(out) >= 0) continue;
         const std::uint64_t* c = col(out);
         for (int w = 0; w < in_words_; ++w) mask_[w] = c[w] & unmatched_in_[w];
-        int in = grant_arb_[out].arbitrate(mask_.data());
+        int in = ptrs.granter(out).arbitrate(mask_.data());
         if (in < 0) continue;
         bits::set(offers(in), out);
         any_offer = true;
@@ -54,14 +102,14 @@ class IslipAllocator final : public Allocator {
       for (int in : active_inputs()) {
         if (grant_of_input(in) >= 0) continue;
         std::uint64_t* o = offers(in);
-        int out = accept_arb_[in].arbitrate(o);
+        int out = ptrs.acceptor(in).arbitrate(o);
         if (out < 0) continue;
         bits::clear(o, out_words_);
         grant(in, out);
         bits::reset(unmatched_in_.data(), in);
         if (it == 0) {
-          accept_arb_[in].update(out);
-          grant_arb_[out].update(in);
+          ptrs.acceptor(in).update(out);
+          ptrs.granter(out).update(in);
         }
       }
     }
@@ -70,11 +118,12 @@ class IslipAllocator final : public Allocator {
 
   // One requester without the matrix: as compute_one_input, on the mask.
   int allocate_one(int in, int base, std::uint64_t mask) override {
+    const PointerTable ptrs = table();
     if (!mask) return -1;
-    const std::uint64_t from = mask & bits::at_or_above(accept_arb_[in].pointer() - base);
+    const std::uint64_t from = mask & bits::at_or_above(ptrs.acceptor(in).pointer() - base);
     const int out = base + __builtin_ctzll(from ? from : mask);
-    accept_arb_[in].update(out);
-    grant_arb_[out].update(in);
+    ptrs.acceptor(in).update(out);
+    ptrs.granter(out).update(in);
     return out;
   }
 
@@ -125,6 +174,7 @@ class IslipAllocator final : public Allocator {
   // mispredicted its exit about once a group) and one of its places.
   int allocate_ports(int words, const std::uint64_t* ports, const std::uint64_t* several, const SmallGroup* groups,
                      int width, int* grant_inputs, int* grant_outputs) override {
+    const PointerTable ptrs = table();
     if (iterations_ != 1)
       return Allocator::allocate_ports(words, ports, several, groups, width, grant_inputs, grant_outputs);
     int k = 0;
@@ -133,9 +183,9 @@ class IslipAllocator final : public Allocator {
         const int p = w * 64 + __builtin_ctzll(t), base = p * width;
         const SmallGroup& g = groups[p];
         const int in = g.inputs[0];
-        const int out = base + first_from8(g.masks[0], accept_arb_[std::size_t(in)].pointer() - base);
-        accept_arb_[std::size_t(in)].update(out);
-        grant_arb_[std::size_t(out)].update(in);
+        const int out = base + first_from8(g.masks[0], ptrs.acceptor(std::size_t(in)).pointer() - base);
+        ptrs.acceptor(std::size_t(in)).update(out);
+        ptrs.granter(std::size_t(out)).update(in);
         grant_inputs[k] = in;
         grant_outputs[k++] = out;
       }
@@ -156,7 +206,7 @@ class IslipAllocator final : public Allocator {
         std::uint64_t rest = cols;  // byte 0: the places asking for output b
         for (int b = 0; b < width; ++b, rest >>= 8) {
           const std::uint64_t m = rest & 0xff;
-          const std::uint64_t high = m & places_from(lo, hi, grant_arb_[std::size_t(base + b)].pointer());
+          const std::uint64_t high = m & places_from(lo, hi, ptrs.granter(std::size_t(base + b)).pointer());
           const int at = 8 * __builtin_ctzll((high ? high : m) | 0x100) + b;
           offers |= std::uint64_t{at < 64} << (at & 63);
         }
@@ -166,14 +216,14 @@ class IslipAllocator final : public Allocator {
         for (int r = 0; r < g.count; ++r) {
           const std::uint64_t o = offers >> (8 * r) & 0xff;
           const int in = g.inputs[r];
-          RoundRobinArbiter& accept = accept_arb_[std::size_t(in)];
+          const PointerRef accept = ptrs.acceptor(std::size_t(in));
           const bool take = o != 0;
           const int out = base + first_from8(o, accept.pointer() - base);
           grant_inputs[k] = in;
           grant_outputs[k] = out;
           k += take;
           accept.update_if(take, out);
-          grant_arb_[std::size_t(out)].update_if(take, in);
+          ptrs.granter(std::size_t(out)).update_if(take, in);
         }
       }
     return k;
@@ -188,12 +238,13 @@ class IslipAllocator final : public Allocator {
   template <typename Lanes>
   std::uint64_t one_round_of_few(const int* inputs, std::uint64_t cols, std::uint64_t free_outputs, Lanes lo, Lanes hi,
                                  int base, int* grants) {
+    const PointerTable ptrs = table();
     std::uint64_t offers = 0;   // byte r: the outputs offering to place r
     std::uint64_t offered = 0;  // places with an offer
     for (std::uint64_t t = free_outputs; t; t &= t - 1) {
       const int b = __builtin_ctzll(t);
       const std::uint64_t m = cols >> (8 * b) & 0xff;  // not 0: some place asks for b
-      const int ptr = grant_arb_[std::size_t(base + b)].pointer();
+      const int ptr = ptrs.granter(std::size_t(base + b)).pointer();
       // The output grants the first place asking at or after its pointer, else the first asking.
       const std::uint64_t high = m & places_from(lo, hi, ptr);
       // high, else m, without a branch (the compiler made the select one,
@@ -207,11 +258,11 @@ class IslipAllocator final : public Allocator {
       const int r = __builtin_ctzll(offered);
       const int in = inputs[r];
       const std::uint64_t o = offers >> (8 * r) & 0xff;
-      const std::uint64_t from = o & bits::at_or_above(accept_arb_[std::size_t(in)].pointer() - base);
+      const std::uint64_t from = o & bits::at_or_above(ptrs.acceptor(std::size_t(in)).pointer() - base);
       const int out = base + __builtin_ctzll(from | (o & (std::uint64_t{0} - std::uint64_t{from == 0})));
       grants[r] = out;
-      accept_arb_[std::size_t(in)].update(out);
-      grant_arb_[std::size_t(out)].update(in);
+      ptrs.acceptor(std::size_t(in)).update(out);
+      ptrs.granter(std::size_t(out)).update(in);
     }
     return granted;
   }
@@ -330,6 +381,7 @@ class IslipAllocator final : public Allocator {
   template <bool kWithin64 = false, typename Cols, typename HighOf, typename InputOf, typename Grant>
   void rounds(std::uint64_t unmatched, std::uint64_t free_outputs, Cols cols, int base,
               HighOf high_of, InputOf input_of, Grant grant) {
+    const PointerTable ptrs = table();
     // Per requester, the outputs offering to it: all zero between rounds
     // (each offered requester accepts in its iteration, and its accept
     // zeroes its entry), so an offer needs no test of whether its requester
@@ -342,7 +394,7 @@ class IslipAllocator final : public Allocator {
         const int b = __builtin_ctzll(t);
         const std::uint64_t m = cols[b] & unmatched;
         if (!m) continue;
-        const std::uint64_t high = m & high_of(grant_arb_[base + b].pointer());
+        const std::uint64_t high = m & high_of(ptrs.granter(base + b).pointer());
         const int r = __builtin_ctzll(high ? high : m);
         offered |= std::uint64_t{1} << r;
         offers[r] |= std::uint64_t{1} << b;
@@ -353,15 +405,15 @@ class IslipAllocator final : public Allocator {
         const int in = input_of(r);
         const std::uint64_t o = offers[r];
         offers[r] = 0;
-        const int rel = accept_arb_[in].pointer() - base;
+        const int rel = ptrs.acceptor(in).pointer() - base;
         const std::uint64_t from = o & (kWithin64 ? ~std::uint64_t{0} << rel : bits::at_or_above(rel));
         const int b = __builtin_ctzll(from ? from : o);
         grant(r, base + b);
         unmatched &= ~(std::uint64_t{1} << r);
         free_outputs &= ~(std::uint64_t{1} << b);
         if (it == 0) {
-          accept_arb_[in].update(base + b);
-          grant_arb_[base + b].update(in);
+          ptrs.acceptor(in).update(base + b);
+          ptrs.granter(base + b).update(in);
         }
       }
     }
@@ -371,15 +423,17 @@ class IslipAllocator final : public Allocator {
   // the input's accept arbiter alone decides (the general rounds would
   // compute the same grant and pointer moves).
   void compute_one_input() {
+    const PointerTable ptrs = table();
     const int in = active_inputs()[0];
-    const int out = accept_arb_[in].arbitrate(row(in));
+    const int out = ptrs.acceptor(in).arbitrate(row(in));
     grant(in, out);
-    accept_arb_[in].update(out);
-    grant_arb_[out].update(in);
+    ptrs.acceptor(in).update(out);
+    ptrs.granter(out).update(in);
   }
 
   // The general rounds on single-word masks (up to 64 inputs and outputs).
   void compute_one_word() {
+    const PointerTable ptrs = table();
     std::uint64_t unmatched = 0;
     for (int in : active_inputs()) unmatched |= std::uint64_t{1} << in;
     for (int it = 0; it < iterations_; ++it) {
@@ -388,26 +442,26 @@ class IslipAllocator final : public Allocator {
         if (grant_of_output(out) >= 0) continue;
         const std::uint64_t m = col(out)[0] & unmatched;
         if (!m) continue;
-        offers_[bits::first_cyclic(m, grant_arb_[out].pointer())] |= std::uint64_t{1} << out;
+        offers_[bits::first_cyclic(m, ptrs.granter(out).pointer())] |= std::uint64_t{1} << out;
         any_offer = true;
       }
       if (!any_offer) break;
       for (int in : active_inputs()) {
         const std::uint64_t o = offers_[in];
         if (!o) continue;
-        const int out = bits::first_cyclic(o, accept_arb_[in].pointer());
+        const int out = bits::first_cyclic(o, ptrs.acceptor(in).pointer());
         offers_[in] = 0;
         grant(in, out);
         unmatched &= ~(std::uint64_t{1} << in);
         if (it == 0) {
-          accept_arb_[in].update(out);
-          grant_arb_[out].update(in);
+          ptrs.acceptor(in).update(out);
+          ptrs.granter(out).update(in);
         }
       }
     }
   }
 
-  std::vector<RoundRobinArbiter> accept_arb_, grant_arb_;
+  std::vector<P, CacheLineAllocator<P>> pointers_;  // inputs' accept pointers, then outputs' grant pointers
   int in_words_, out_words_;
   std::vector<std::uint64_t> unmatched_in_;
   std::vector<std::uint64_t> offers_;
@@ -415,7 +469,10 @@ class IslipAllocator final : public Allocator {
 };
 
 AllocatorRegistration reg_islip("islip", [](const AllocatorParams& p) {
-  return std::unique_ptr<Allocator>(new IslipAllocator(p));
+  const int most = std::max(p.inputs, p.outputs);
+  if (most <= 256) return std::unique_ptr<Allocator>(new IslipAllocator<std::uint8_t>(p));
+  if (most <= 65536) return std::unique_ptr<Allocator>(new IslipAllocator<std::uint16_t>(p));
+  return std::unique_ptr<Allocator>(new IslipAllocator<std::int32_t>(p));
 });
 
 }  // namespace

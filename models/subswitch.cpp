@@ -96,7 +96,11 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   all_router_inputs_ = std::all_of(p.router_input.begin(), p.router_input.end(), [](std::uint8_t r) { return r != 0; });
   vcs_.resize(std::size_t(p.inputs) * p.vcs);
   for (int i = 0; i < p.inputs * p.vcs; ++i) behind_.emplace_back(0);
-  ready_.assign(vcs_.size(), 0);
+  for (int c : {p.rc_cycles, p.va_cycles, p.inner_rc_cycles, p.inner_va_cycles,
+                p.policy.next_head_delay_cycles + std::max(p.rc_cycles, p.inner_rc_cycles)})
+    if (c < 0 || c > kMaxStageCycles)  // InputVc::stage holds ready times within 2^15 of now
+      throw std::invalid_argument(name_ + ": a pipeline stage of " + std::to_string(c) + " cycles (0 to " +
+                                  std::to_string(kMaxStageCycles) + ")");
   if (p.vcs > kInlineCredits) credits_.assign(std::size_t(p.outputs) * p.vcs, 0);
   for (int o = 0; o < p.outputs; ++o)  // out_ is never resized: the inline counts stay put
     out_[o].credits = p.vcs > kInlineCredits ? &credits_[std::size_t(o) * p.vcs] : out_[o].inline_credits;
@@ -211,6 +215,7 @@ void Subswitch::cycle(Cycle now) {
 }
 
 void Subswitch::step(Cycle now) {
+  last_step_ = now;
   if (buffered_flits_ == 0) return;
   // Before this step's grants: every wait cleared here ended in an earlier
   // cycle's step, so the test below goes the same way for nearly all.
@@ -221,20 +226,21 @@ void Subswitch::step(Cycle now) {
 
 // Clears the sa_wait bits of the VCs ready by `now`: afterwards a bit is
 // set exactly for the Active VCs with ready > now (steps skipped while the
-// subswitch held no flits only delay the clearing).
+// subswitch held no flits only delay the clearing). The Routing VCs' bits
+// are the route test's (VcWords::sa_wait).
 void Subswitch::end_sa_waits(Cycle now) {
   if (sa_wait_until_ <= now) {  // all of them (with a VC allocation latency of one cycle, every step)
     if (sa_wait_until_ > 0)
-      for (VcWords& w : vc_words_) w.sa_wait = 0;
+      for (VcWords& w : vc_words_) w.sa_wait &= w.routing;
     sa_wait_until_ = 0;
     return;
   }
   Cycle until = 0;
   for (std::size_t w = 0; w < vc_words_.size(); ++w) {
     std::uint64_t done = 0;
-    for (std::uint64_t word = vc_words_[w].sa_wait; word; word &= word - 1) {
+    for (std::uint64_t word = vc_words_[w].sa_wait & ~vc_words_[w].routing; word; word &= word - 1) {
       const int b = __builtin_ctzll(word);
-      const Cycle ready = ready_[w * 64 + std::size_t(b)];
+      const Cycle ready = ready_at(vcs_[w * 64 + std::size_t(b)].stage, now);
       done |= std::uint64_t{ready <= now} << b;
       until = std::max(until, ready);
     }
@@ -243,15 +249,18 @@ void Subswitch::end_sa_waits(Cycle now) {
   sa_wait_until_ = until;
 }
 
-void Subswitch::start_packet_if_any(int idx, Cycle ready) {
+// (During a step, after its route test: the next test is the next step's.)
+void Subswitch::start_packet_if_any(int idx, Cycle ready, Cycle now) {
   InputVc& v = vcs_[std::size_t(idx)];
   if (!v.has_front) {
     v.state = VcState::Idle;
     return;
   }
   v.state = VcState::Routing;
-  ready_[std::size_t(idx)] = ready;
-  words_of(idx).routing |= bit_of(idx);
+  v.stage = ready_bits(ready);
+  VcWords& words = words_of(idx);
+  words.routing |= bit_of(idx);
+  words.sa_wait |= bit_of(idx) & (std::uint64_t{0} - std::uint64_t{ready > now + 1});
 }
 
 void Subswitch::invalid_route() const {
@@ -295,8 +304,7 @@ inline void Subswitch::route_vc(int idx) {
       (unsigned(r.vc_lo) > unsigned(r.vc_hi)))
     invalid_route();
   v.out_port = std::int16_t(r.out_port);
-  v.vc_lo = std::uint8_t(r.vc_lo);
-  v.vc_hi = std::uint8_t(r.vc_hi);
+  v.stage = std::uint16_t(r.vc_lo | r.vc_hi << 8);
   v.state = VcState::VcAlloc;
 }
 
@@ -304,13 +312,16 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
   const int V = params_.vcs;
   // Route computation first, in VC order (a routing may draw random
   // numbers): the Routing VCs whose time has come, found without a branch.
+  // The VCs whose sa_wait bit says their time has not come are skipped (and their bits cleared).
   for (std::size_t w = 0; w < vc_words_.size(); ++w) {
     std::uint64_t due = 0;
-    for (std::uint64_t word = vc_words_[w].routing; word; word &= word - 1) {
+    const std::uint64_t routing = vc_words_[w].routing;
+    for (std::uint64_t word = routing & ~vc_words_[w].sa_wait; word; word &= word - 1) {
       const int b = __builtin_ctzll(word);
-      due |= std::uint64_t{ready_[w * 64 + std::size_t(b)] <= now} << b;
+      due |= std::uint64_t{stage_due(vcs_[w * 64 + std::size_t(b)].stage, now)} << b;
     }
-    vc_words_[w].routing &= ~due;
+    vc_words_[w].sa_wait &= ~routing;
+    vc_words_[w].routing = routing & ~due;
     for (; due; due &= due - 1) route_vc(int(w * 64) + __builtin_ctzll(due));
   }
   if (va_small_ && !tracer_ && allocate_vcs_small(now)) return;
@@ -355,7 +366,7 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 // output port with credits for what the packet needs (bits from 0).
 inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
   const OutputPort& o = out_[v.out_port];
-  std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi)) & (~std::uint64_t{0} << v.vc_lo) & ~o.vc_owned;
+  std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi())) & (~std::uint64_t{0} << v.vc_lo()) & ~o.vc_owned;
   if (params_.policy.va_requires_credit) {
     mask &= o.credit_vcs;  // need >= 1
     const int need = params_.policy.wormhole ? 1 : v.front.packet_flits;
@@ -422,7 +433,7 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
     v.out_vc = std::int8_t(out_vc);
     out_[v.out_port].vc_owned |= std::uint64_t{1} << out_vc;
     v.state = VcState::Active;
-    ready_[std::size_t(req)] = ready;
+    v.stage = ready_bits(ready);
     VcWords& vw = words_of(req);
     vw.active |= bit_of(req);
     vw.sa_wait |= bit_of(req);
@@ -441,7 +452,8 @@ inline void Subswitch::grant_vc(int req, int g, Cycle now) {
   v.state = VcState::Active;
   // The latency without dividing req (the usual case: every input a router input).
   const int va = all_router_inputs_ ? params_.va_cycles : va_cycles(by_vcs_.quot(req));
-  const Cycle ready = ready_[std::size_t(req)] = now + va;
+  const Cycle ready = now + Cycle(va);
+  v.stage = ready_bits(ready);
   words_of(req).active |= bit_of(req);
   if (ready > now) {
     words_of(req).sa_wait |= bit_of(req);
@@ -733,7 +745,7 @@ inline void Subswitch::depart(InputVc& v, int idx, int port, int vc, Link* in_li
     o.vc_owned &= ~(std::uint64_t{1} << out_vc);
     v.out_port = v.out_vc = -1;
     words.active &= ~bit;
-    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(port));
+    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(port), now);
   }
 }
 
@@ -838,8 +850,8 @@ void Subswitch::trace(TraceEvent e, Cycle now, int port, int vc, const Flit& f) 
     hop.out_port = v.out_port;
   }
   if (e == TraceEvent::Route) {
-    hop.vc_lo = v.vc_lo;
-    hop.vc_hi = v.vc_hi;
+    hop.vc_lo = v.vc_lo();
+    hop.vc_hi = v.vc_hi();
   }
   if (e == TraceEvent::VcGrant) hop.out_vc = v.out_vc;
   if (e == TraceEvent::Traverse) {
@@ -868,7 +880,7 @@ void Subswitch::report_buffers(std::ostream& os) const {
           if (o.track_credits) os << " (credits " << o.credits[v.out_vc] << ")";
         } else if (v.state == VcState::VcAlloc) {  // what each VC it may take lacks
           os << " vcs";
-          for (int ov = v.vc_lo; ov <= v.vc_hi; ++ov) {
+          for (int ov = v.vc_lo(); ov <= v.vc_hi(); ++ov) {
             os << " " << ov;
             if (o.owned(ov)) os << " (held)";
             else if (o.track_credits) os << " (credits " << o.credits[ov] << ")";
@@ -886,7 +898,7 @@ void Subswitch::report_buffers(std::ostream& os) const {
 namespace nwn {
 
 // Stage 1: this object's per-cycle lines; 2: the VC bit sets and the
-// allocators; 3: the occupied VCs, their rows and ready times;
+// allocators; 3: the occupied VCs (with their ready times) and their rows;
 // 4: the output ports of those holding a route; 5: the links of those
 // (the send and its credit back); 6: what a send writes on those links.
 void Subswitch::prefetch(Cycle /*now*/, int stage) const {
@@ -911,8 +923,6 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
           __builtin_prefetch(&vcs_[idx], 1);
           __builtin_prefetch(&rows_[std::size_t(by_vcs_.quot(int(idx))) * std::size_t(params_.input_speedup)], 1);
         }
-        for (std::uint64_t word = vc_words_[w].routing | vc_words_[w].sa_wait; word; word &= word - 1)
-          __builtin_prefetch(&ready_[w * 64 + std::size_t(__builtin_ctzll(word))]);
       }
       break;
     case 4:
@@ -958,7 +968,6 @@ void Subswitch::prefetch_arrival(int port, int vc) const {
   if (!crossbar_ports_.empty() || unsigned(vc) >= unsigned(params_.vcs)) return;
   const std::size_t idx = std::size_t(port) * std::size_t(params_.vcs) + std::size_t(vc);
   __builtin_prefetch(&vcs_[idx], 1);
-  __builtin_prefetch(&ready_[idx], 1);
 }
 
 }  // namespace nwn

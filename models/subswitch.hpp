@@ -137,10 +137,13 @@ class alignas(64) Subswitch {
 
   // The last cycle a buffered flit finishes a pipeline stage or a crossbar
   // row finishes serializing (0: none): progress pending, for the watchdog.
+  // (Between cycles: every Routing VC's stage and every sa_wait VC's ends
+  // after the last step; the other VCs' ended before it.)
   Cycle pending_until() const {
     Cycle t = 0;
-    for (std::size_t i = 0; i < vcs_.size(); ++i)
-      if (vcs_[i].has_front) t = std::max(t, ready_[i]);
+    for (std::size_t w = 0; w < vc_words_.size(); ++w)
+      for (std::uint64_t word = vc_words_[w].routing | vc_words_[w].sa_wait; word; word &= word - 1)
+        t = std::max(t, ready_at(vcs_[w * 64 + std::size_t(__builtin_ctzll(word))].stage, last_step_));
     for (const Row& r : rows_) t = std::max(t, r.busy_until);
     return t;
   }
@@ -169,11 +172,33 @@ class alignas(64) Subswitch {
     Flit front;              // the first flit in the buffer (has_front)
     VcState state = VcState::Idle;
     std::int8_t out_vc = -1;  // VCs are below 64 (OutputPort's masks)
-    std::uint8_t vc_lo = 0, vc_hi = 0;
+    // VcAlloc: the VCs [vc_lo(), vc_hi()] of out_port it may take, a byte
+    // each. Routing and Active: the low 16 bits of the cycle its stage ends
+    // (route computation; VC allocation latency), tested by stage_due(): the
+    // stage latencies are below 2^14 (checked by the constructor) and a
+    // subswitch holding flits steps every cycle, so the ready time is
+    // within 2^15 of every cycle it is tested at. In the VC's line: a
+    // vector of ready times beside the VCs was 16 more lines of a
+    // radix-32 subswitch, about 8k cache misses a cycle in the 1-cycle fat
+    // tree of 4,096 nodes.
+    std::uint16_t stage = 0;
     std::int16_t out_port = -1;  // outputs below 2^15 (checked by the constructor)
     bool has_front = false;  // the buffer holds a flit
     bool behind = false;     // and more in behind_
+    int vc_lo() const { return stage & 0xff; }
+    int vc_hi() const { return stage >> 8; }
   };
+  // Ready time bits of a Routing or Active VC whose stage ends at `ready`.
+  static std::uint16_t ready_bits(Cycle ready) { return std::uint16_t(ready); }
+  // A stage that ends at the cycle of `ready` bits has ended by `now`.
+  static bool stage_due(std::uint16_t ready, Cycle now) {
+    return std::int16_t(std::uint16_t(ready - std::uint16_t(now))) <= 0;
+  }
+  // The cycle of `ready` bits, within 2^15 of `ref`.
+  static Cycle ready_at(std::uint16_t ready, Cycle ref) {
+    return ref + Cycle(std::int64_t(std::int16_t(std::uint16_t(ready - std::uint16_t(ref)))));
+  }
+  static constexpr int kMaxStageCycles = (1 << 14) - 1;
   static_assert(sizeof(InputVc) == 64, "a flit and an input VC's state fit one cache line");
   // Flits in the buffer of VC `idx`.
   std::size_t queued(int idx) const {
@@ -239,7 +264,7 @@ class alignas(64) Subswitch {
   // queue: the output port has copies (Link::enqueue).
   [[gnu::always_inline]] void depart(InputVc& v, int idx, int port, int vc, Link* in_link, OutputPort& o, bool queue,
                                      Cycle now);
-  void start_packet_if_any(int idx, Cycle ready);
+  void start_packet_if_any(int idx, Cycle ready, Cycle now);
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void body_at_idle_front() const;
@@ -292,7 +317,12 @@ class alignas(64) Subswitch {
     // Active VCs whose VC allocation latency has not passed (ready after
     // this step): set at the grant, cleared by step() once their time has
     // come, so that switch allocation's scan skips them without reading
-    // them (a branch per VC that mispredicted).
+    // them (a branch per VC that mispredicted). On a Routing VC the bit
+    // means that the next route test would find its time not come (set
+    // when it becomes Routing: at an arrival with a route computation of
+    // a cycle or more, or after a tail with the next head's due after the
+    // next step), and that test skips it and clears the bit: every head
+    // was tested twice (the router case, about 640 instructions a cycle).
     std::uint64_t sa_wait = 0;
   };
   static std::uint64_t bit_of(int idx) { return std::uint64_t{1} << (idx & 63); }
@@ -329,8 +359,11 @@ class alignas(64) Subswitch {
   // line-aligned). params_ first: its head line holds all the per-cycle
   // parameters, its strings and vectors follow (read by the constructor).
   SubswitchParams params_;
-  std::uint64_t buffered_flits_ = 0;
+  // The members read every cycle start on a line of their own: the 256
+  // bytes from here to sw_alloc_ take four lines, not five.
+  alignas(64) std::uint64_t buffered_flits_ = 0;
   Cycle sa_wait_until_ = 0;  // the latest ready time of the sa_wait VCs (0: none)
+  Cycle last_step_ = 0;  // the cycle of the last step (pending_until's reference for ready bits)
   SubswitchActivity activity_;
   PacketTracer* tracer_ = nullptr;
   SubswitchRouting* routing_;
@@ -354,11 +387,8 @@ class alignas(64) Subswitch {
   std::vector<OutputPort, CacheLineAllocator<OutputPort>> out_;  // one cache line each
   std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
   // Per VC: the flits behind the front (empty until a second flit waits:
-  // each grows only to the depth it reaches), and when the VC's current
-  // pipeline stage ends (Routing: route computation; Active: VC
-  // allocation), read only by the scans of the Routing and sa_wait VCs.
+  // each grows only to the depth it reaches).
   std::vector<Ring<Flit>> behind_;
-  std::vector<Cycle> ready_;
   // copy_of only (empty otherwise): the crossbar ports of each port (itself
   // first, then its copies; empty for a copy) and the port of each crossbar port.
   std::vector<std::vector<int>> crossbar_ports_;
@@ -445,8 +475,11 @@ class alignas(64) Subswitch {
     if (v.state == VcState::Idle) {
       if (!v.front.head) body_at_idle_front();
       v.state = VcState::Routing;
-      ready_[std::size_t(idx)] = now + rc_cycles(p);
-      words_of(idx).routing |= bit_of(idx);
+      const int rc = rc_cycles(p);
+      v.stage = ready_bits(now + Cycle(rc));
+      VcWords& words = words_of(idx);
+      words.routing |= bit_of(idx);
+      words.sa_wait |= bit_of(idx) & (std::uint64_t{0} - std::uint64_t{rc > 0});  // not due in this cycle's step
     }
   }
   return at;
