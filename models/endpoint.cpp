@@ -100,17 +100,11 @@ std::uint64_t Endpoints::window_ejected_flits_of(int node) const {
 
 EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<NetworkInterface*> nis,
                              bool defer)
-    // One group calls the observer at once: its interfaces call it themselves.
-    : InterfaceGroup(shared, defer ? nullptr : shared.observer),
-      shared_(shared),
-      nodes_(std::move(nodes)),
-      nis_(std::move(nis)),
-      defer_(defer) {
+    : InterfaceGroup(shared), shared_(shared), nodes_(std::move(nodes)), nis_(std::move(nis)), defer_(defer) {
   is_active_.assign(nodes_.size(), 0);
-  if (defer_) {  // room for a few cycles' packets (grown in the first cycles otherwise)
-    creations_made_.reserve(4 * nodes_.size());
-    deliveries_.reserve(4 * nodes_.size());
-  }
+  // Room for a few cycles' packets (grown in the first cycles otherwise).
+  if (defer_) creations_made_.reserve(4 * nodes_.size());
+  deliveries_.reserve(4 * nodes_.size());
   creations_.reserve(nodes_.size());
   active_.reserve(nodes_.size());
   words_ = (nodes_.size() + 63) / 64;
@@ -123,7 +117,8 @@ EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> node
   pending_credits_.resize(int(nodes_.size()));
 }
 
-void EndpointGroup::end_block() {
+// The creations (recorded or counted) and deliveries kept for the observer.
+void EndpointGroup::pass_to_observer() {
   PacketObserver& observer = *shared_.observer;
   for (const PacketHeader& p : creations_made_) observer.on_created(p);
   creations_made_.clear();
@@ -132,8 +127,12 @@ void EndpointGroup::end_block() {
     created_any_ = false;
     created_measured_ = 0;
   }
-  for (const DeliveredRecord& d : deliveries_) observer.on_delivered(d.extension());
+  if (!deliveries_.empty()) observer.on_delivered_records(deliveries_.data(), deliveries_.size());
   deliveries_.clear();
+}
+
+void EndpointGroup::end_block() {
+  pass_to_observer();
   // The observer only counts: its calls and the sink's may come in any order.
   for (const SinkEvent& e : sink_events_) {
     if (e.kind == SinkEvent::Sink) shared_.sink->delivered(e.packet, e.arg);
@@ -299,12 +298,12 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   if (shared_.tracer) trace_create(local, now);
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
-  if (!defer_) {
-    shared_.observer->on_created(e);
-  } else if (count_creations_) {  // creations come in cycle order: `now` is the last
+  if (count_creations_) {  // creations come in cycle order: `now` is the last
     created_any_ = true;
     created_measured_ += e.measured;
     created_last_ = now;
+  } else if (!defer_) {
+    shared_.observer->on_created(e);
   } else {
     creations_made_.push_back(e);
   }
@@ -347,7 +346,7 @@ void EndpointGroup::resume(int local, Cycle now) {
 }
 
 void EndpointGroup::tick(Cycle now) {
-  if (defer_) count_creations_ = shared_.observer->counts_creations();
+  count_creations_ = shared_.observer->counts_creations();
   advance_calendar(now);  // before the deliveries: a closed-loop source may resume
   pending_credits_.visit_due(now, [&](int i) { return nis_[i]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis_[i]->take_flits(now); });
@@ -362,6 +361,9 @@ void EndpointGroup::tick(Cycle now) {
     else is_active_[local] = 0;
   }
   active_.resize(kept);
+  // One group tells the observer at once, a tick at a time (its calls
+  // count: their order against other ticks' does not matter, PacketObserver).
+  if (!defer_) pass_to_observer();
 }
 
 }  // namespace nwn

@@ -2,7 +2,8 @@
 // creation of packets (the workload's, or an embedding's through
 // Endpoints::inject_external): the group puts a created packet's header
 // straight into the NetworkInterface's queue, and the NI hands a delivered
-// packet straight to the observer. Neither is a SystemC object: the only
+// packet to its group, which passes the tick's deliveries to the observer
+// in one call. Neither is a SystemC object: the only
 // TLM sockets are an embedding's (sim/embed.hpp). The NetworkInterface
 // keeps an unbounded source queue (open-loop measurement), cuts packets into
 // flits, injects them with credit flow control, reassembles arriving flits
@@ -86,7 +87,8 @@ class ExternalSink {
 // ejections. With more than one group, the observer's calls wait in the
 // group until the end of the kernel's block (end_block), where the groups
 // pass them on one after another: the observer is never called from two
-// threads at once, and always in the same order.
+// threads at once, and always in the same order. One group passes them at
+// the end of each tick (a virtual call a tick, not one a packet).
 class EndpointGroup final : public Clocked, public InterfaceGroup {
  public:
   // `nodes` in increasing order, with their interfaces.
@@ -137,6 +139,7 @@ class EndpointGroup final : public Clocked, public InterfaceGroup {
   void run_actions(Cycle now);
   void run_releases(Cycle now);
   void activate(int local);
+  void pass_to_observer();
   [[gnu::cold, gnu::noinline]] void trace_create(int local, Cycle now);
   // The node's interface has no queue for the packet's class.
   [[noreturn, gnu::cold, gnu::noinline]] void refused(int local) const;

@@ -44,33 +44,6 @@ std::uint64_t NetworkInterface::queued_flits() const {
   return n - sent_of_current_;
 }
 
-// Virtual cut-through takes a VC only when the whole packet fits; a message
-// class takes VCs of its own range. False: no VC has the credits yet.
-// True: the packet's head goes on VC vc_.
-bool NetworkInterface::choose_vc(const PacketHeader& p) {
-  const int need = wormhole_ ? 1 : p.size_flits;
-  const int per = vcs_per_class_, first = cur_ * per;
-  // Round robin from vc_pointer_ (< per), wrapping without a division.
-  for (int i = 0, next = vc_pointer_; i < per; ++i) {
-    const int vc = first + next;
-    if (++next == per) next = 0;
-    if (credit(vc) >= need) {
-      vc_ = std::uint8_t(vc);
-      vc_pointer_ = std::uint8_t(next);
-      return true;
-    }
-  }
-  return false;
-}
-
-// A flit of p, on VC vc_ (which has a credit for it), onto the link.
-void NetworkInterface::send_flit(const PacketHeader& p, Cycle now, Cycle injected, bool head, bool tail) {
-  const Flit f = packet_flit(p, injected, vc_, head, tail);
-  add_credit(vc_, -1);
-  if (p.traced) trace_inject(now);  // rebuilds the flit from the members, so nothing stays live for it
-  inject_.send(f, now);
-}
-
 void NetworkInterface::inject(Cycle now) {
   if (sent_of_current_ == 0) cur_ = queued_ >> 1 & 1;  // responses first, packet by packet
   PacketHeader& p = queue_[cur_].front();
@@ -89,15 +62,6 @@ void NetworkInterface::inject(Cycle now) {
   } else {
     ++sent_of_current_;
   }
-}
-
-bool NetworkInterface::inject_at_once(const PacketHeader& p, Cycle now) {
-  if (p.size_flits != 1 || p.traced || !one_class_ || busy() || group_->shared().sink || !inject_.can_send(now))
-    return false;
-  cur_ = 0;  // as inject takes it (one class)
-  if (!choose_vc(p)) return false;
-  send_flit(p, now, now, true, true);  // (injected_ is the queued packets': a line a packet spared)
-  return true;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 // it (InterfaceGroup: counters and events it leaves there). The group
 // (models/endpoint.hpp) calls it to take credits and flits and to inject.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -35,6 +36,12 @@ class PacketObserver {
   virtual ~PacketObserver() = default;
   virtual void on_created(const PacketHeader& p) = 0;
   virtual void on_delivered(const PacketExtension& p) = 0;
+  // The deliveries of a group's tick or block, in their order: one call
+  // rather than one a packet (an observer may loop without the virtual
+  // call and with its settings' tests out of the loop).
+  virtual void on_delivered_records(const DeliveredRecord* d, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) on_delivered(d[i].extension());
+  }
   // True when the observer needs of the creations only how many were
   // measured and the last creation cycle (PacketStats tracking no source):
   // the endpoints may then, instead of calling on_created for each, count
@@ -91,16 +98,15 @@ class InterfaceGroup {
   // Closed loop: a packet created by node `src` was delivered at `now`.
   virtual void source_delivered(int src, Cycle now) = 0;
   // The packet `tail` closes was delivered at `now` with `window_flits` of
-  // its flits ejected in the measurement window: straight to the observer
-  // (one group), or kept for the end of the block (deliveries_).
+  // its flits ejected in the measurement window: kept in deliveries_ for
+  // the observer, which hears of them at the end of the group's tick (one
+  // group) or of the kernel's block (several).
   void delivered(const Flit& tail, Cycle now, std::uint16_t window_flits) {
-    if (observer_) observer_->on_delivered(DeliveredRecord::of(tail, now, window_flits).extension());
-    else deliveries_.push_back(DeliveredRecord::of(tail, now, window_flits));
+    deliveries_.push_back(DeliveredRecord::of(tail, now, window_flits));
   }
 
  protected:
-  // `observer`: where deliveries go at once; nullptr: kept in deliveries_.
-  InterfaceGroup(const EndpointShared& shared, PacketObserver* observer) : settings_(&shared), observer_(observer) {}
+  explicit InterfaceGroup(const EndpointShared& shared) : settings_(&shared) {}
   ~InterfaceGroup() = default;
   struct SinkEvent {  // for the ExternalSink (always deferred: TLM calls)
     enum Kind : std::uint8_t { Sink, Dequeued } kind;
@@ -108,11 +114,10 @@ class InterfaceGroup {
     ExternalPacket packet;
   };
   std::vector<SinkEvent> sink_events_;
-  std::vector<DeliveredRecord> deliveries_;  // in delivery order, for the observer at the block's end
+  std::vector<DeliveredRecord> deliveries_;  // in delivery order, for the observer at the tick's or block's end
 
  private:
   const EndpointShared* settings_;
-  PacketObserver* observer_;
 };
 
 // Not a SystemC object: nothing outside its group calls it, and a large
@@ -183,7 +188,7 @@ class alignas(64) NetworkInterface {
   // without passing through the source queue; false: it joins the queue
   // (accept). Only for packets that nobody traces and no sink waits for:
   // their events keep the order of creations first, then injections.
-  bool inject_at_once(const PacketHeader& p, Cycle now);
+  [[gnu::always_inline]] inline bool inject_at_once(const PacketHeader& p, Cycle now);
   // A packet joins the source queue of its class; false: a class this
   // interface has no queue for. The group's terminals hand their packets
   // here.
@@ -207,7 +212,7 @@ class alignas(64) NetworkInterface {
   void inject(Cycle now);
   bool choose_vc(const PacketHeader& p);
   // A flit of p whose head was injected at `injected`.
-  inline void send_flit(const PacketHeader& p, Cycle now, Cycle injected, bool head, bool tail);
+  [[gnu::always_inline]] inline void send_flit(const PacketHeader& p, Cycle now, Cycle injected, bool head, bool tail);
   void receive(const Flit& f, Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_inject(Cycle now);
   [[gnu::cold, gnu::noinline]] void trace_eject(Cycle now, const Flit& f);
@@ -248,5 +253,43 @@ class alignas(64) NetworkInterface {
   std::vector<std::int32_t> more_credits_;       // !inline_vcs_
   std::vector<std::uint16_t> more_window_flits_;  // !inline_vcs_
 };
+
+// In the header, inlined into the group's creation (models/endpoint.cpp)
+// and inject: a one-flit packet at moderate load takes no call of its own.
+// Virtual cut-through takes a VC only when the whole packet fits; a message
+// class takes VCs of its own range. False: no VC has the credits yet.
+// True: the packet's head goes on VC vc_.
+inline bool NetworkInterface::choose_vc(const PacketHeader& p) {
+  const int need = wormhole_ ? 1 : p.size_flits;
+  const int per = vcs_per_class_, first = cur_ * per;
+  // Round robin from vc_pointer_ (< per), wrapping without a division.
+  for (int i = 0, next = vc_pointer_; i < per; ++i) {
+    const int vc = first + next;
+    if (++next == per) next = 0;
+    if (credit(vc) >= need) {
+      vc_ = std::uint8_t(vc);
+      vc_pointer_ = std::uint8_t(next);
+      return true;
+    }
+  }
+  return false;
+}
+
+// A flit of p, on VC vc_ (which has a credit for it), onto the link.
+inline void NetworkInterface::send_flit(const PacketHeader& p, Cycle now, Cycle injected, bool head, bool tail) {
+  const Flit f = packet_flit(p, injected, vc_, head, tail);
+  add_credit(vc_, -1);
+  if (p.traced) trace_inject(now);  // rebuilds the flit from the members, so nothing stays live for it
+  inject_.send(f, now);
+}
+
+inline bool NetworkInterface::inject_at_once(const PacketHeader& p, Cycle now) {
+  if (p.size_flits != 1 || p.traced || !one_class_ || busy() || group_->shared().sink || !inject_.can_send(now))
+    return false;
+  cur_ = 0;  // as inject takes it (one class)
+  if (!choose_vc(p)) return false;
+  send_flit(p, now, now, true, true);  // (injected_ is the queued packets': a line a packet spared)
+  return true;
+}
 
 }  // namespace nwn
