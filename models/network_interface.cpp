@@ -64,34 +64,9 @@ void NetworkInterface::inject(Cycle now) {
   }
 }
 
-namespace {
-[[noreturn, gnu::cold, gnu::noinline]] void misdelivered(const std::string& ni, const Flit& f, int id) {
-  throw std::logic_error(ni + std::string(": flit of packet ") + std::to_string(f.packet_id) + " for node " +
-                         std::to_string(f.dst) + " ejected at node " + std::to_string(id));
-}
-}  // namespace
-
-void NetworkInterface::receive(const Flit& f, Cycle now) {
-  if (f.dst != id_) misdelivered(name(), f, id_);
-  if (f.traced) trace_eject(now, f);
-  ++ejected_;
-  InterfaceGroup& g = *group_;
-  ++g.ejected_flits;
-  const EndpointShared& shared = g.shared();
-  const bool in_window = shared.in_window(now);
-  std::uint16_t& window_flits = window_flits_on_vc(f.vc);
-  if (in_window) {
-    ++window_ejected_;
-    ++window_flits;
-  }
-  if (!f.tail) return;
-  if (in_window) ++g.window_ejected_packets;
-  // A VC's flits arrive packet after packet: its count since the last tail is this packet's.
-  const std::uint16_t packet_window_flits = window_flits;
-  window_flits = 0;
-  g.delivered(f, now, packet_window_flits);
-  if (shared.sink) g.sink_delivered(external_packet(f, now), f.vc);
-  if (shared.closed_loop) g.source_delivered(f.src, now);
+void NetworkInterface::misdelivered(const Flit& f) const {
+  throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) + " for node " +
+                         std::to_string(f.dst) + " ejected at node " + std::to_string(id_));
 }
 
 // Only flits with Flit::traced get here (cold, out of line).
