@@ -100,7 +100,12 @@ std::uint64_t Endpoints::window_ejected_flits_of(int node) const {
 
 EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<NetworkInterface*> nis,
                              bool defer)
-    : InterfaceGroup(shared), shared_(shared), nodes_(std::move(nodes)), nis_(std::move(nis)), defer_(defer) {
+    : InterfaceGroup(shared),
+      shared_(shared),
+      nodes_(std::move(nodes)),
+      nis_(std::move(nis)),
+      defer_(defer),
+      batch_(shared.workload->next_after_now()) {
   is_active_.assign(nodes_.size(), 0);
   // Room for a few cycles' packets (grown in the first cycles otherwise).
   if (defer_) creations_made_.reserve(4 * nodes_.size());
@@ -208,6 +213,27 @@ void EndpointGroup::create_packet(int local, Cycle now) {
   if (next != kNever) push_creation(next, local);
 }
 
+// As create_packet for each node of `bits`, one after the other, but with
+// the workload's draws for all of them first, in one call: a node's draws
+// are its own (next_after_now), and nothing a creation does reaches the
+// workload, so the draws, the packets and their order are the same.
+void EndpointGroup::create_packets(std::size_t w, std::uint64_t bits, Cycle now) {
+  int locals[64], nodes[64];
+  PacketSpec specs[64];
+  Cycle nexts[64];
+  std::size_t n = 0;
+  for (; bits; bits &= bits - 1, ++n) {
+    locals[n] = int(w * 64 + unsigned(__builtin_ctzll(bits)));
+    nodes[n] = nodes_[std::size_t(locals[n])];
+  }
+  shared_.workload->make_packets_then_next(nodes, n, now, specs, nexts);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int local = locals[i];
+    create(local, now, specs[i], nis_[std::size_t(local)]->next_packet_id());
+    if (nexts[i] != kNever) push_creation(nexts[i], local);
+  }
+}
+
 void EndpointGroup::push_creation(Cycle at, int local) {
   if (at > base_ && at - base_ < kWheelCycles) {
     const unsigned slot = unsigned(at % kWheelCycles);
@@ -254,6 +280,12 @@ void EndpointGroup::run_creations(Cycle now) {
     // word at a time, until it has (a trace's second packet of the cycle).
     for (; w < words_; ++w) {
       std::uint64_t& bits = bucket[w];
+      // A word in one workload call: its creations put nothing due now on the heap (batch_).
+      if (batch_ && bits && !heap_due()) {
+        create_packets(w, bits, now);
+        bits = 0;
+        continue;
+      }
       while (bits && !heap_due()) {
         const int local = int(w * 64 + unsigned(__builtin_ctzll(bits)));
         bits &= bits - 1;

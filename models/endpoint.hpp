@@ -54,6 +54,19 @@ class Workload {
     spec = make_packet(node, now);
     return next_creation(node, now + 1);
   }
+  // As make_packet_then_next for each of `n` nodes (in increasing order)
+  // at `now`, in one call: specs[i] and the returned next creation in
+  // nexts[i]. The endpoints call it only when next_after_now() (a node's
+  // next creation is never at `now` or before, so none of them has to be
+  // created before the later nodes of the call).
+  virtual void make_packets_then_next(const int* nodes, std::size_t n, Cycle now, PacketSpec* specs, Cycle* nexts) {
+    for (std::size_t i = 0; i < n; ++i) nexts[i] = make_packet_then_next(nodes[i], now, specs[i]);
+  }
+  // True when make_packet_then_next(node, now, ...) always returns a cycle
+  // after now (or kNever), and its calls for a node touch only that node's
+  // state: the endpoints may then draw a cycle's packets of several nodes
+  // before creating them (make_packets_then_next).
+  virtual bool next_after_now() const { return false; }
   // Closed-loop workloads (a node waits for its packets to be delivered)
   // return true; the endpoints then report every delivery to on_delivered.
   virtual bool closed_loop() const { return false; }
@@ -120,6 +133,9 @@ class EndpointGroup final : public Clocked, public InterfaceGroup {
 
  private:
   void create_packet(int local, Cycle now);
+  // The packets of the nodes of `bits` (word w of a wheel slot), in one
+  // workload call (batch_).
+  void create_packets(std::size_t w, std::uint64_t bits, Cycle now);
   // The creation calendar (see creations_).
   [[gnu::always_inline]] inline void push_creation(Cycle at, int local);
   void advance_calendar(Cycle now);
@@ -190,6 +206,7 @@ class EndpointGroup final : public Clocked, public InterfaceGroup {
   std::vector<std::uint8_t> is_active_;
   PacketHeader created_;  // the packet being created (the observer's record; the NI queues it)
   bool defer_;
+  bool batch_;  // the workload's next_after_now(): create_packets
   // Creations for the observer, waiting for end_block (defer_; the
   // deliveries wait in InterfaceGroup::deliveries_). A PacketHeader is half
   // a cache line, and the observer hears of a block's creations before its

@@ -208,6 +208,25 @@ Cycle SyntheticWorkload::make_packet_then_next(int node, Cycle now, PacketSpec& 
   return draw_next(node, now + 1);
 }
 
+// The same draws as make_packet_then_next for each node, in turn. The
+// common case (uniform destinations, one packet size, gaps from the table)
+// has its settings tested once for all the nodes.
+void SyntheticWorkload::make_packets_then_next(const int* nodes, std::size_t n, Cycle now, PacketSpec* specs,
+                                               Cycle* nexts) {
+  if (uniform_nodes_ && !params_.bimodal && searched_ && p_packet_ > 0 && p_packet_ < 1.0) {
+    const int flits = params_.packet_flits;
+    for (std::size_t i = 0; i < n; ++i) {
+      Rng& rng = rng_[std::size_t(nodes[i])];
+      specs[i].dst = uniform_dest(uniform_nodes_, rng);
+      specs[i].size_flits = flits;
+      specs[i].cls = 0;
+      nexts[i] = now + 1 + gap_of(rng.next() >> 11);  // draw_next's
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) nexts[i] = make_packet_then_next(nodes[i], now, specs[i]);
+}
+
 BatchWorkload::BatchWorkload(int nodes, const BatchParams& p, std::unique_ptr<SyntheticWorkload> inner)
     : params_(p), inner_(std::move(inner)), created_(nodes, 0), outstanding_(nodes, 0) {}
 

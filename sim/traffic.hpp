@@ -72,6 +72,8 @@ class SyntheticWorkload final : public Workload {
   Cycle next_creation(int node, Cycle after) override;
   PacketSpec make_packet(int node, Cycle now) override;
   Cycle make_packet_then_next(int node, Cycle now, PacketSpec& spec) override;
+  void make_packets_then_next(const int* nodes, std::size_t n, Cycle now, PacketSpec* specs, Cycle* nexts) override;
+  bool next_after_now() const override { return true; }  // draw_next(node, now + 1)
   bool per_node() const override { return true; }
   void prefetch(int node) const override { __builtin_prefetch(&rng_[std::size_t(node)], 1); }
   double packet_probability() const { return p_packet_; }
