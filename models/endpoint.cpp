@@ -21,6 +21,8 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
     if (!local.empty() && !local[std::size_t(n)]) nis_.emplace_back();
     else nis_.push_back(std::make_unique<NetworkInterface>(n, p, shared_));
   }
+  for (int n = 0; n < nodes; ++n)
+    if (nis_[std::size_t(n)]) workload->place_node_state(n, nis_[std::size_t(n)]->workload_state());
 }
 
 Endpoints::~Endpoints() = default;
@@ -219,14 +221,16 @@ void EndpointGroup::create_packet(int local, Cycle now) {
 // workload, so the draws, the packets and their order are the same.
 void EndpointGroup::create_packets(std::size_t w, std::uint64_t bits, Cycle now) {
   int locals[64], nodes[64];
+  void* states[64];
   PacketSpec specs[64];
   Cycle nexts[64];
   std::size_t n = 0;
   for (; bits; bits &= bits - 1, ++n) {
     locals[n] = int(w * 64 + unsigned(__builtin_ctzll(bits)));
     nodes[n] = nodes_[std::size_t(locals[n])];
+    states[n] = nis_[std::size_t(locals[n])]->workload_state();
   }
-  shared_.workload->make_packets_then_next(nodes, n, now, specs, nexts);
+  shared_.workload->make_packets_then_next(nodes, states, n, now, specs, nexts);
   for (std::size_t i = 0; i < n; ++i) {
     const int local = locals[i];
     create(local, now, specs[i], nis_[std::size_t(local)]->next_packet_id());
@@ -439,7 +443,7 @@ void EndpointGroup::prefetch(Cycle now, int stage) const {
       NetworkInterface* ni = nis_[std::size_t(i)];
       ni->eject_link()->prefetch_flit_side();
       ni->eject_link()->prefetch_credit_side();
-      ni->prefetch_state();
+      ni->prefetch_eject_state();
     });
     for (int local : active_) {
       NetworkInterface* ni = nis_[std::size_t(local)];

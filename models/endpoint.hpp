@@ -56,10 +56,12 @@ class Workload {
   }
   // As make_packet_then_next for each of `n` nodes (in increasing order)
   // at `now`, in one call: specs[i] and the returned next creation in
-  // nexts[i]. The endpoints call it only when next_after_now() (a node's
-  // next creation is never at `now` or before, so none of them has to be
-  // created before the later nodes of the call).
-  virtual void make_packets_then_next(const int* nodes, std::size_t n, Cycle now, PacketSpec* specs, Cycle* nexts) {
+  // nexts[i]; states[i] is where node i's state was placed
+  // (place_node_state). The endpoints call it only when next_after_now()
+  // (a node's next creation is never at `now` or before, so none of them
+  // has to be created before the later nodes of the call).
+  virtual void make_packets_then_next(const int* nodes, void* const* /*states*/, std::size_t n, Cycle now,
+                                      PacketSpec* specs, Cycle* nexts) {
     for (std::size_t i = 0; i < n; ++i) nexts[i] = make_packet_then_next(nodes[i], now, specs[i]);
   }
   // True when make_packet_then_next(node, now, ...) always returns a cycle
@@ -78,6 +80,11 @@ class Workload {
   // stopped (its last next_creation gave kNever) and may create packets
   // again: the endpoints then ask next_creation once more.
   virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
+  // The endpoints offer, before the simulation, kWorkloadStateBytes
+  // (8-byte aligned) in each of their nodes' interfaces, in the cache line
+  // a creation reads anyway: a workload may keep the node's state there
+  // from then on (it must stay where it was placed).
+  virtual void place_node_state(int /*node*/, void* /*at*/) {}
   // Software prefetch (EndpointGroup::prefetch) of what make_packet_then_next
   // reads of `node` (its random stream): it must change nothing.
   virtual void prefetch(int /*node*/) const {}

@@ -6,11 +6,12 @@
 namespace nwn {
 
 NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const EndpointShared& shared)
-    : id_(id),
+    : next_id_(std::uint64_t(id)),
       vcs_per_class_(std::uint8_t(p.vcs / std::max(1, p.message_classes))),
       one_class_(p.message_classes <= 1),
       wormhole_(p.wormhole),
       inline_vcs_(p.vcs <= kInlineVcs && p.router_buffer_depth_flits <= INT16_MAX),
+      id_(id),
       inject_(name() + ".inject", p.inject_link),
       eject_(name() + ".eject", p.eject_link),
       shared_(shared),
@@ -23,6 +24,7 @@ NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const Endpoi
     more_credits_.assign(std::size_t(p.vcs), p.router_buffer_depth_flits);
     more_window_flits_.assign(std::size_t(p.vcs), 0);
   }
+  window_flits_ = inline_vcs_ ? window_flits_on_vc_ : more_window_flits_.data();
   inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
   if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
     const int buffer = p.vcs * p.eject_buffer_flits;
@@ -31,7 +33,7 @@ NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const Endpoi
 }
 
 void NetworkInterface::join(InterfaceGroup& group, LinkEnd& end, int local) {
-  group_ = &group;
+  group_ = eject_group_ = &group;
   local_ = local;
   inject_.set_sender(&end, local);
   eject_.set_receiver(&end, local);
@@ -48,7 +50,7 @@ void NetworkInterface::inject(Cycle now) {
   if (sent_of_current_ == 0) cur_ = queued_ >> 1 & 1;  // responses first, packet by packet
   PacketHeader& p = queue_[cur_].front();
   if (sent_of_current_ == 0) {
-    if (!choose_vc(p)) return;
+    if (!choose_vc(vc_need(p))) return;
     injected_ = now;
   }
   if (credit(vc_) <= 0) return;
