@@ -329,7 +329,7 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   e.size_flits = std::uint16_t(spec.size_flits);
   e.cls = std::uint8_t(spec.cls);
   e.created_cycle = now;
-  e.measured = shared_.in_window(now);
+  e.measured = in_window_now;  // shared_.in_window(now), set by the tick
   e.traced = false;
   if (shared_.tracer) trace_create(local, now);
   created_flits += spec.size_flits;
@@ -383,6 +383,7 @@ void EndpointGroup::resume(int local, Cycle now) {
 
 void EndpointGroup::tick(Cycle now) {
   count_creations_ = shared_.observer->counts_creations();
+  in_window_now = shared_.in_window(now);
   advance_calendar(now);  // before the deliveries: a closed-loop source may resume
   pending_credits_.visit_due(now, [&](int i) { return nis_[i]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis_[i]->take_flits(now); });

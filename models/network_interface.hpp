@@ -93,6 +93,9 @@ struct EndpointShared {
 class InterfaceGroup {
  public:
   std::uint64_t ejected_flits = 0, window_ejected_packets = 0;
+  // The cycle being ticked is in the measurement window (set by the
+  // group's tick: the window moves only between kernel blocks).
+  bool in_window_now = false;
 
   const EndpointShared& shared() const { return *settings_; }
   // Only with a sink (EndpointShared::sink): a packet left the source queue
@@ -326,7 +329,7 @@ inline void NetworkInterface::receive(const Flit& f, Cycle now) {
   InterfaceGroup& g = *eject_group_;
   ++g.ejected_flits;
   const EndpointShared& shared = g.shared();
-  const bool in_window = shared.in_window(now);
+  const bool in_window = g.in_window_now;  // shared.in_window(now)
   std::uint16_t& window_flits = window_flits_on_vc(f.vc);
   if (in_window) {
     ++window_ejected_;
