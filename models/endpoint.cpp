@@ -21,6 +21,8 @@ Endpoints::Endpoints(sc_core::sc_module_name name, int nodes, const EndpointPara
     if (!local.empty() && !local[std::size_t(n)]) nis_.emplace_back();
     else nis_.push_back(std::make_unique<NetworkInterface>(n, p, shared_));
   }
+  for (int n = 0; n < nodes; ++n)
+    if (nis_[std::size_t(n)]) workload->place_node_state(n, nis_[std::size_t(n)]->workload_state());
 }
 
 Endpoints::~Endpoints() = default;
@@ -100,17 +102,16 @@ std::uint64_t Endpoints::window_ejected_flits_of(int node) const {
 
 EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> nodes, std::vector<NetworkInterface*> nis,
                              bool defer)
-    // One group calls the observer at once: its interfaces call it themselves.
-    : InterfaceGroup(shared, defer ? nullptr : shared.observer),
+    : InterfaceGroup(shared),
       shared_(shared),
       nodes_(std::move(nodes)),
       nis_(std::move(nis)),
-      defer_(defer) {
+      defer_(defer),
+      batch_(shared.workload->next_after_now()) {
   is_active_.assign(nodes_.size(), 0);
-  if (defer_) {  // room for a few cycles' packets (grown in the first cycles otherwise)
-    creations_made_.reserve(4 * nodes_.size());
-    deliveries_.reserve(4 * nodes_.size());
-  }
+  // Room for a few cycles' packets (grown in the first cycles otherwise).
+  if (defer_) creations_made_.reserve(4 * nodes_.size());
+  deliveries_.reserve(4 * nodes_.size());
   creations_.reserve(nodes_.size());
   active_.reserve(nodes_.size());
   words_ = (nodes_.size() + 63) / 64;
@@ -123,7 +124,8 @@ EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> node
   pending_credits_.resize(int(nodes_.size()));
 }
 
-void EndpointGroup::end_block() {
+// The creations (recorded or counted) and deliveries kept for the observer.
+void EndpointGroup::pass_to_observer() {
   PacketObserver& observer = *shared_.observer;
   for (const PacketHeader& p : creations_made_) observer.on_created(p);
   creations_made_.clear();
@@ -132,8 +134,12 @@ void EndpointGroup::end_block() {
     created_any_ = false;
     created_measured_ = 0;
   }
-  for (const DeliveredRecord& d : deliveries_) observer.on_delivered(d.extension());
+  if (!deliveries_.empty()) observer.on_delivered_records(deliveries_.data(), deliveries_.size());
   deliveries_.clear();
+}
+
+void EndpointGroup::end_block() {
+  pass_to_observer();
   // The observer only counts: its calls and the sink's may come in any order.
   for (const SinkEvent& e : sink_events_) {
     if (e.kind == SinkEvent::Sink) shared_.sink->delivered(e.packet, e.arg);
@@ -209,6 +215,29 @@ void EndpointGroup::create_packet(int local, Cycle now) {
   if (next != kNever) push_creation(next, local);
 }
 
+// As create_packet for each node of `bits`, one after the other, but with
+// the workload's draws for all of them first, in one call: a node's draws
+// are its own (next_after_now), and nothing a creation does reaches the
+// workload, so the draws, the packets and their order are the same.
+void EndpointGroup::create_packets(std::size_t w, std::uint64_t bits, Cycle now) {
+  int locals[64], nodes[64];
+  void* states[64];
+  PacketSpec specs[64];
+  Cycle nexts[64];
+  std::size_t n = 0;
+  for (; bits; bits &= bits - 1, ++n) {
+    locals[n] = int(w * 64 + unsigned(__builtin_ctzll(bits)));
+    nodes[n] = nodes_[std::size_t(locals[n])];
+    states[n] = nis_[std::size_t(locals[n])]->workload_state();
+  }
+  shared_.workload->make_packets_then_next(nodes, states, n, now, specs, nexts);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int local = locals[i];
+    create(local, now, specs[i], nis_[std::size_t(local)]->next_packet_id());
+    if (nexts[i] != kNever) push_creation(nexts[i], local);
+  }
+}
+
 void EndpointGroup::push_creation(Cycle at, int local) {
   if (at > base_ && at - base_ < kWheelCycles) {
     const unsigned slot = unsigned(at % kWheelCycles);
@@ -255,6 +284,12 @@ void EndpointGroup::run_creations(Cycle now) {
     // word at a time, until it has (a trace's second packet of the cycle).
     for (; w < words_; ++w) {
       std::uint64_t& bits = bucket[w];
+      // A word in one workload call: its creations put nothing due now on the heap (batch_).
+      if (batch_ && bits && !heap_due()) {
+        create_packets(w, bits, now);
+        bits = 0;
+        continue;
+      }
       while (bits && !heap_due()) {
         const int local = int(w * 64 + unsigned(__builtin_ctzll(bits)));
         bits &= bits - 1;
@@ -294,17 +329,17 @@ void EndpointGroup::create(int local, Cycle now, const PacketSpec& spec, std::ui
   e.size_flits = std::uint16_t(spec.size_flits);
   e.cls = std::uint8_t(spec.cls);
   e.created_cycle = now;
-  e.measured = shared_.in_window(now);
+  e.measured = in_window_now;  // shared_.in_window(now), set by the tick
   e.traced = false;
   if (shared_.tracer) trace_create(local, now);
   created_flits += spec.size_flits;
   if (e.measured) window_created_flits += spec.size_flits;
-  if (!defer_) {
-    shared_.observer->on_created(e);
-  } else if (count_creations_) {  // creations come in cycle order: `now` is the last
+  if (count_creations_) {  // creations come in cycle order: `now` is the last
     created_any_ = true;
     created_measured_ += e.measured;
     created_last_ = now;
+  } else if (!defer_) {
+    shared_.observer->on_created(e);
   } else {
     creations_made_.push_back(e);
   }
@@ -347,7 +382,8 @@ void EndpointGroup::resume(int local, Cycle now) {
 }
 
 void EndpointGroup::tick(Cycle now) {
-  if (defer_) count_creations_ = shared_.observer->counts_creations();
+  count_creations_ = shared_.observer->counts_creations();
+  in_window_now = shared_.in_window(now);
   advance_calendar(now);  // before the deliveries: a closed-loop source may resume
   pending_credits_.visit_due(now, [&](int i) { return nis_[i]->take_credits(now); });
   pending_flits_.visit_due(now, [&](int i) { return nis_[i]->take_flits(now); });
@@ -362,6 +398,9 @@ void EndpointGroup::tick(Cycle now) {
     else is_active_[local] = 0;
   }
   active_.resize(kept);
+  // One group tells the observer at once, a tick at a time (its calls
+  // count: their order against other ticks' does not matter, PacketObserver).
+  if (!defer_) pass_to_observer();
 }
 
 }  // namespace nwn
@@ -405,7 +444,7 @@ void EndpointGroup::prefetch(Cycle now, int stage) const {
       NetworkInterface* ni = nis_[std::size_t(i)];
       ni->eject_link()->prefetch_flit_side();
       ni->eject_link()->prefetch_credit_side();
-      ni->prefetch_state();
+      ni->prefetch_eject_state();
     });
     for (int local : active_) {
       NetworkInterface* ni = nis_[std::size_t(local)];

@@ -2,7 +2,8 @@
 // creation of packets (the workload's, or an embedding's through
 // Endpoints::inject_external): the group puts a created packet's header
 // straight into the NetworkInterface's queue, and the NI hands a delivered
-// packet straight to the observer. Neither is a SystemC object: the only
+// packet to its group, which passes the tick's deliveries to the observer
+// in one call. Neither is a SystemC object: the only
 // TLM sockets are an embedding's (sim/embed.hpp). The NetworkInterface
 // keeps an unbounded source queue (open-loop measurement), cuts packets into
 // flits, injects them with credit flow control, reassembles arriving flits
@@ -53,6 +54,21 @@ class Workload {
     spec = make_packet(node, now);
     return next_creation(node, now + 1);
   }
+  // As make_packet_then_next for each of `n` nodes (in increasing order)
+  // at `now`, in one call: specs[i] and the returned next creation in
+  // nexts[i]; states[i] is where node i's state was placed
+  // (place_node_state). The endpoints call it only when next_after_now()
+  // (a node's next creation is never at `now` or before, so none of them
+  // has to be created before the later nodes of the call).
+  virtual void make_packets_then_next(const int* nodes, void* const* /*states*/, std::size_t n, Cycle now,
+                                      PacketSpec* specs, Cycle* nexts) {
+    for (std::size_t i = 0; i < n; ++i) nexts[i] = make_packet_then_next(nodes[i], now, specs[i]);
+  }
+  // True when make_packet_then_next(node, now, ...) always returns a cycle
+  // after now (or kNever), and its calls for a node touch only that node's
+  // state: the endpoints may then draw a cycle's packets of several nodes
+  // before creating them (make_packets_then_next).
+  virtual bool next_after_now() const { return false; }
   // Closed-loop workloads (a node waits for its packets to be delivered)
   // return true; the endpoints then report every delivery to on_delivered.
   virtual bool closed_loop() const { return false; }
@@ -64,6 +80,11 @@ class Workload {
   // stopped (its last next_creation gave kNever) and may create packets
   // again: the endpoints then ask next_creation once more.
   virtual bool on_delivered(int /*src*/, Cycle /*now*/) { return false; }
+  // The endpoints offer, before the simulation, kWorkloadStateBytes
+  // (8-byte aligned) in each of their nodes' interfaces, in the cache line
+  // a creation reads anyway: a workload may keep the node's state there
+  // from then on (it must stay where it was placed).
+  virtual void place_node_state(int /*node*/, void* /*at*/) {}
   // Software prefetch (EndpointGroup::prefetch) of what make_packet_then_next
   // reads of `node` (its random stream): it must change nothing.
   virtual void prefetch(int /*node*/) const {}
@@ -86,7 +107,8 @@ class ExternalSink {
 // ejections. With more than one group, the observer's calls wait in the
 // group until the end of the kernel's block (end_block), where the groups
 // pass them on one after another: the observer is never called from two
-// threads at once, and always in the same order.
+// threads at once, and always in the same order. One group passes them at
+// the end of each tick (a virtual call a tick, not one a packet).
 class EndpointGroup final : public Clocked, public InterfaceGroup {
  public:
   // `nodes` in increasing order, with their interfaces.
@@ -118,6 +140,9 @@ class EndpointGroup final : public Clocked, public InterfaceGroup {
 
  private:
   void create_packet(int local, Cycle now);
+  // The packets of the nodes of `bits` (word w of a wheel slot), in one
+  // workload call (batch_).
+  void create_packets(std::size_t w, std::uint64_t bits, Cycle now);
   // The creation calendar (see creations_).
   [[gnu::always_inline]] inline void push_creation(Cycle at, int local);
   void advance_calendar(Cycle now);
@@ -137,6 +162,7 @@ class EndpointGroup final : public Clocked, public InterfaceGroup {
   void run_actions(Cycle now);
   void run_releases(Cycle now);
   void activate(int local);
+  void pass_to_observer();
   [[gnu::cold, gnu::noinline]] void trace_create(int local, Cycle now);
   // The node's interface has no queue for the packet's class.
   [[noreturn, gnu::cold, gnu::noinline]] void refused(int local) const;
@@ -187,6 +213,7 @@ class EndpointGroup final : public Clocked, public InterfaceGroup {
   std::vector<std::uint8_t> is_active_;
   PacketHeader created_;  // the packet being created (the observer's record; the NI queues it)
   bool defer_;
+  bool batch_;  // the workload's next_after_now(): create_packets
   // Creations for the observer, waiting for end_block (defer_; the
   // deliveries wait in InterfaceGroup::deliveries_). A PacketHeader is half
   // a cache line, and the observer hears of a block's creations before its

@@ -6,11 +6,12 @@
 namespace nwn {
 
 NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const EndpointShared& shared)
-    : id_(id),
+    : next_id_(std::uint64_t(id)),
       vcs_per_class_(std::uint8_t(p.vcs / std::max(1, p.message_classes))),
       one_class_(p.message_classes <= 1),
       wormhole_(p.wormhole),
       inline_vcs_(p.vcs <= kInlineVcs && p.router_buffer_depth_flits <= INT16_MAX),
+      id_(id),
       inject_(name() + ".inject", p.inject_link),
       eject_(name() + ".eject", p.eject_link),
       shared_(shared),
@@ -23,6 +24,7 @@ NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const Endpoi
     more_credits_.assign(std::size_t(p.vcs), p.router_buffer_depth_flits);
     more_window_flits_.assign(std::size_t(p.vcs), 0);
   }
+  window_flits_ = inline_vcs_ ? window_flits_on_vc_ : more_window_flits_.data();
   inject_.reserve_flits(0);  // the sending end sizes the flit ring (no pipeline before the wire)
   if (p.eject_buffer_flits > 0) {  // credits go back when the outside takes a packet, all at once
     const int buffer = p.vcs * p.eject_buffer_flits;
@@ -31,7 +33,7 @@ NetworkInterface::NetworkInterface(int id, const EndpointParams& p, const Endpoi
 }
 
 void NetworkInterface::join(InterfaceGroup& group, LinkEnd& end, int local) {
-  group_ = &group;
+  group_ = eject_group_ = &group;
   local_ = local;
   inject_.set_sender(&end, local);
   eject_.set_receiver(&end, local);
@@ -44,38 +46,11 @@ std::uint64_t NetworkInterface::queued_flits() const {
   return n - sent_of_current_;
 }
 
-// Virtual cut-through takes a VC only when the whole packet fits; a message
-// class takes VCs of its own range. False: no VC has the credits yet.
-// True: the packet's head goes on VC vc_.
-bool NetworkInterface::choose_vc(const PacketHeader& p) {
-  const int need = wormhole_ ? 1 : p.size_flits;
-  const int per = vcs_per_class_, first = cur_ * per;
-  // Round robin from vc_pointer_ (< per), wrapping without a division.
-  for (int i = 0, next = vc_pointer_; i < per; ++i) {
-    const int vc = first + next;
-    if (++next == per) next = 0;
-    if (credit(vc) >= need) {
-      vc_ = std::uint8_t(vc);
-      vc_pointer_ = std::uint8_t(next);
-      return true;
-    }
-  }
-  return false;
-}
-
-// A flit of p, on VC vc_ (which has a credit for it), onto the link.
-void NetworkInterface::send_flit(const PacketHeader& p, Cycle now, Cycle injected, bool head, bool tail) {
-  const Flit f = packet_flit(p, injected, vc_, head, tail);
-  add_credit(vc_, -1);
-  if (p.traced) trace_inject(now);  // rebuilds the flit from the members, so nothing stays live for it
-  inject_.send(f, now);
-}
-
 void NetworkInterface::inject(Cycle now) {
   if (sent_of_current_ == 0) cur_ = queued_ >> 1 & 1;  // responses first, packet by packet
   PacketHeader& p = queue_[cur_].front();
   if (sent_of_current_ == 0) {
-    if (!choose_vc(p)) return;
+    if (!choose_vc(vc_need(p))) return;
     injected_ = now;
   }
   if (credit(vc_) <= 0) return;
@@ -91,43 +66,9 @@ void NetworkInterface::inject(Cycle now) {
   }
 }
 
-bool NetworkInterface::inject_at_once(const PacketHeader& p, Cycle now) {
-  if (p.size_flits != 1 || p.traced || !one_class_ || busy() || group_->shared().sink || !inject_.can_send(now))
-    return false;
-  cur_ = 0;  // as inject takes it (one class)
-  if (!choose_vc(p)) return false;
-  send_flit(p, now, now, true, true);  // (injected_ is the queued packets': a line a packet spared)
-  return true;
-}
-
-namespace {
-[[noreturn, gnu::cold, gnu::noinline]] void misdelivered(const std::string& ni, const Flit& f, int id) {
-  throw std::logic_error(ni + std::string(": flit of packet ") + std::to_string(f.packet_id) + " for node " +
-                         std::to_string(f.dst) + " ejected at node " + std::to_string(id));
-}
-}  // namespace
-
-void NetworkInterface::receive(const Flit& f, Cycle now) {
-  if (f.dst != id_) misdelivered(name(), f, id_);
-  if (f.traced) trace_eject(now, f);
-  ++ejected_;
-  InterfaceGroup& g = *group_;
-  ++g.ejected_flits;
-  const EndpointShared& shared = g.shared();
-  const bool in_window = shared.in_window(now);
-  std::uint16_t& window_flits = window_flits_on_vc(f.vc);
-  if (in_window) {
-    ++window_ejected_;
-    ++window_flits;
-  }
-  if (!f.tail) return;
-  if (in_window) ++g.window_ejected_packets;
-  // A VC's flits arrive packet after packet: its count since the last tail is this packet's.
-  const std::uint16_t packet_window_flits = window_flits;
-  window_flits = 0;
-  g.delivered(f, now, packet_window_flits);
-  if (shared.sink) g.sink_delivered(external_packet(f, now), f.vc);
-  if (shared.closed_loop) g.source_delivered(f.src, now);
+void NetworkInterface::misdelivered(const Flit& f) const {
+  throw std::logic_error(name() + std::string(": flit of packet ") + std::to_string(f.packet_id) + " for node " +
+                         std::to_string(f.dst) + " ejected at node " + std::to_string(id_));
 }
 
 // Only flits with Flit::traced get here (cold, out of line).

@@ -83,10 +83,20 @@ struct DeliveredRecord {
   std::uint8_t cls;
   bool measured;
 
-  static DeliveredRecord of(const Flit& tail, Cycle now, std::uint16_t window_flits) {
-    return {tail.packet_id, tail.created_cycle, tail.injected_cycle, now, tail.src, tail.dst, tail.hops,
-            window_flits, tail.packet_flits, tail.cls, tail.measured};
-  }
+  // Written in place (a group's vector, emplace_back), field by field,
+  // not built aside and copied.
+  DeliveredRecord(const Flit& tail, Cycle now, std::uint16_t window_flits)
+      : packet_id(tail.packet_id),
+        created_cycle(tail.created_cycle),
+        injected_cycle(tail.injected_cycle),
+        delivered_cycle(now),
+        src(tail.src),
+        dst(tail.dst),
+        hops(tail.hops),
+        window_flits(window_flits),
+        size_flits(tail.packet_flits),
+        cls(tail.cls),
+        measured(tail.measured) {}
   PacketExtension extension() const {
     PacketExtension e;
     e.packet_id = packet_id;

@@ -17,10 +17,16 @@ namespace nwn {
 class Histogram {
  public:
   void add(std::uint64_t v) {
-    if (v >= size_) grow(v);
-    ++counts_[v];
+    add_uncounted(v);
     ++n_;
   }
+  // add in two halves, for a caller that adds many samples: each sample's
+  // count, then how many samples it added (add_count).
+  void add_uncounted(std::uint64_t v) {
+    if (v >= size_) grow(v);
+    ++counts_[v];
+  }
+  void add_count(std::uint64_t samples) { n_ += samples; }
   std::uint64_t count() const { return n_; }
   double mean() const { return n_ ? double(sum()) / double(n_) : 0.0; }
   std::uint64_t max() const {
@@ -88,12 +94,50 @@ class PacketStats final : public PacketObserver {
     if (on_packet || tracks_more_) delivered_more(p);
     if (p.window_flits && !window_flits_from_.empty()) window_flits_from_[std::size_t(p.src)] += p.window_flits;
     const std::uint64_t latency_cycles = p.delivered_cycle - p.created_cycle;
-    if (sample_cycles_) sample(p, latency_cycles);
+    if (sample_cycles_) sample(p.delivered_cycle, p.size_flits, latency_cycles);
     if (!p.measured) return;
     --outstanding_;
     latency.add(latency_cycles);
     network_latency.add(p.delivered_cycle - p.injected_cycle);
     hops.add(p.hops);
+  }
+  // The same for each record, with the settings tested once for all, and
+  // the counts that every record adds to summed in registers: a group's
+  // deliveries of a tick or block (models/endpoint.hpp), nearly all of one
+  // sample interval.
+  void on_delivered_records(const DeliveredRecord* d, std::size_t n) override {
+    if (on_packet || tracks_more_) {
+      for (std::size_t i = 0; i < n; ++i) on_delivered(d[i].extension());
+      return;
+    }
+    std::uint64_t* const window_from = window_flits_from_.empty() ? nullptr : window_flits_from_.data();
+    const Cycle every = sample_cycles_;
+    Interval run;  // this interval's samples not yet in series_
+    std::uint64_t measured = 0;
+    for (const DeliveredRecord* const end = d + n; d != end; ++d) {
+      if (d->window_flits && window_from) window_from[std::size_t(d->src)] += d->window_flits;
+      const std::uint64_t latency_cycles = d->delivered_cycle - d->created_cycle;
+      if (every) {
+        if (d->delivered_cycle - interval_begin_ >= every) {
+          add_to_interval(run);
+          run = Interval{};
+          move_interval(d->delivered_cycle);
+        }
+        ++run.packets;
+        run.flits += d->size_flits;
+        run.latency_sum += latency_cycles;
+      }
+      if (!d->measured) continue;
+      ++measured;
+      latency.add_uncounted(latency_cycles);
+      network_latency.add_uncounted(d->delivered_cycle - d->injected_cycle);
+      hops.add_uncounted(d->hops);
+    }
+    if (every) add_to_interval(run);
+    outstanding_ -= measured;
+    latency.add_count(measured);
+    network_latency.add_count(measured);
+    hops.add_count(measured);
   }
   std::uint64_t outstanding() const { return outstanding_; }
   Cycle last_created() const { return last_created_; }
@@ -173,17 +217,24 @@ class PacketStats final : public PacketObserver {
     if (p.cls < by_class_.size()) by_class_[p.cls].add(latency_cycles);
     if (size) size->latency.add(latency_cycles);
   }
-  void sample(const PacketExtension& p, std::uint64_t latency_cycles) {
+  void sample(Cycle delivered_cycle, std::uint16_t size_flits, std::uint64_t latency_cycles) {
     // Deliveries come nearly in cycle order: the last interval is nearly always the one.
-    if (p.delivered_cycle - interval_begin_ >= sample_cycles_) {
-      interval_ = std::size_t(p.delivered_cycle / sample_cycles_);
-      interval_begin_ = Cycle(interval_) * sample_cycles_;
-      if (interval_ >= series_.size()) series_.resize(interval_ + 1);
-    }
+    if (delivered_cycle - interval_begin_ >= sample_cycles_) move_interval(delivered_cycle);
     Interval& s = series_[interval_];
     ++s.packets;
-    s.flits += p.size_flits;
+    s.flits += size_flits;
     s.latency_sum += latency_cycles;
+  }
+  void move_interval(Cycle delivered_cycle) {
+    interval_ = std::size_t(delivered_cycle / sample_cycles_);
+    interval_begin_ = Cycle(interval_) * sample_cycles_;
+    if (interval_ >= series_.size()) series_.resize(interval_ + 1);
+  }
+  void add_to_interval(const Interval& run) {
+    Interval& s = series_[interval_];
+    s.packets += run.packets;
+    s.flits += run.flits;
+    s.latency_sum += run.latency_sum;
   }
 
   std::uint64_t outstanding_ = 0;

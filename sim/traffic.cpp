@@ -1,7 +1,9 @@
 #include "traffic.hpp"
 
 #include <cmath>
+#include <new>
 #include <numeric>
+#include <type_traits>
 
 #include "config.hpp"
 
@@ -169,6 +171,7 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<T
     : params_(p), pattern_(std::move(pattern)) {
   if (const auto* u = dynamic_cast<const Uniform*>(pattern_.get())) uniform_nodes_ = u->n;  // Uniform::dest's draw
   for (int n = 0; n < p.nodes; ++n) rng_.emplace_back(p.seed, std::uint64_t(n) + 1);
+  for (Rng& r : rng_) rng_of_.push_back(&r);
   const double mean_flits =
       p.bimodal ? 0.5 * (p.bimodal_small_flits + p.bimodal_large_flits) : double(p.packet_flits);
   p_packet_ = p.load / (p.serialization_cycles * mean_flits);
@@ -187,11 +190,11 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticParams& p, std::unique_ptr<T
 inline Cycle SyntheticWorkload::draw_next(int node, Cycle after) {
   if (p_packet_ <= 0) return kNever;
   if (p_packet_ >= 1.0) return after;  // Rng::geometric draws nothing then
-  return after + gap_of(rng_[node].next() >> 11);  // GeometricGaps::draw's bits
+  return after + gap_of(rng_of_[std::size_t(node)]->next() >> 11);  // GeometricGaps::draw's bits
 }
 
 inline PacketSpec SyntheticWorkload::draw_packet(int node) {
-  Rng& rng = rng_[node];
+  Rng& rng = *rng_of_[std::size_t(node)];
   PacketSpec s;
   s.dst = uniform_nodes_ ? uniform_dest(uniform_nodes_, rng) : pattern_->dest(node, rng);
   s.size_flits = params_.packet_flits;
@@ -206,6 +209,35 @@ PacketSpec SyntheticWorkload::make_packet(int node, Cycle) { return draw_packet(
 Cycle SyntheticWorkload::make_packet_then_next(int node, Cycle now, PacketSpec& spec) {
   spec = draw_packet(node);
   return draw_next(node, now + 1);
+}
+
+// The same draws as make_packet_then_next for each node, in turn. The
+// common case (uniform destinations, one packet size, gaps from the table)
+// has its settings tested once for all the nodes.
+void SyntheticWorkload::make_packets_then_next(const int* nodes, void* const* states, std::size_t n, Cycle now,
+                                               PacketSpec* specs, Cycle* nexts) {
+  if (uniform_nodes_ && !params_.bimodal && searched_ && p_packet_ > 0 && p_packet_ < 1.0) {
+    const int flits = params_.packet_flits;
+    for (std::size_t i = 0; i < n; ++i) {
+      // The placed stream is rng_of_[node], without reading the table.
+      Rng& rng = placed_ ? *static_cast<Rng*>(states[i]) : *rng_of_[std::size_t(nodes[i])];
+      specs[i].dst = uniform_dest(uniform_nodes_, rng);
+      specs[i].size_flits = flits;
+      specs[i].cls = 0;
+      nexts[i] = now + 1 + gap_of(rng.next() >> 11);  // draw_next's
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) nexts[i] = make_packet_then_next(nodes[i], now, specs[i]);
+}
+
+static_assert(sizeof(Rng) <= kWorkloadStateBytes && alignof(Rng) <= 8 && std::is_trivially_copyable<Rng>::value,
+              "a node's random stream fits the room its interface keeps for it");
+
+void SyntheticWorkload::place_node_state(int node, void* at) {
+  Rng* placed = new (at) Rng(*rng_of_[std::size_t(node)]);
+  rng_of_[std::size_t(node)] = placed;
+  placed_ = true;
 }
 
 BatchWorkload::BatchWorkload(int nodes, const BatchParams& p, std::unique_ptr<SyntheticWorkload> inner)

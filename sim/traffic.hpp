@@ -72,8 +72,16 @@ class SyntheticWorkload final : public Workload {
   Cycle next_creation(int node, Cycle after) override;
   PacketSpec make_packet(int node, Cycle now) override;
   Cycle make_packet_then_next(int node, Cycle now, PacketSpec& spec) override;
+  void make_packets_then_next(const int* nodes, void* const* states, std::size_t n, Cycle now, PacketSpec* specs,
+                              Cycle* nexts) override;
+  // A node's random stream moves to its interface (see rng_of_).
+  void place_node_state(int node, void* at) override;
+  bool next_after_now() const override { return true; }  // draw_next(node, now + 1)
   bool per_node() const override { return true; }
-  void prefetch(int node) const override { __builtin_prefetch(&rng_[std::size_t(node)], 1); }
+  // (Placed streams are in the interface's line, which the endpoints prefetch.)
+  void prefetch(int node) const override {
+    if (!placed_) __builtin_prefetch(&rng_[std::size_t(node)], 1);
+  }
   double packet_probability() const { return p_packet_; }
   // The gap for next()'s 53 high bits m: GeometricGaps::gap_of(m) of the
   // packet probability. The gap is 0 or 1 about as often as not: the
@@ -100,6 +108,12 @@ class SyntheticWorkload final : public Workload {
   std::unique_ptr<TrafficPattern> pattern_;
   int uniform_nodes_ = 0;  // the pattern is uniform over this many nodes (drawn here, no virtual call); 0: not
   std::vector<Rng> rng_;
+  // Each node's stream: in rng_, or where the endpoints placed it
+  // (place_node_state, in the node's interface, next to what its packet's
+  // creation reads there). A stream moves once, before any draw of the
+  // simulation, and keeps its state: the draws are the same.
+  std::vector<Rng*> rng_of_;
+  bool placed_ = false;
   double p_packet_;
   GeometricGaps gaps_;  // of p_packet_ when 0 < p_packet_ < 1
   // The first kSearched bounds of gaps_'s table (searched_: it has that many).
@@ -132,6 +146,7 @@ class BatchWorkload final : public FiniteWorkload {
   bool closed_loop() const override { return params_.max_outstanding > 0; }
   bool per_node() const override { return !closed_loop(); }
   bool on_delivered(int src, Cycle now) override;
+  void place_node_state(int node, void* at) override { inner_->place_node_state(node, at); }
   std::uint64_t total_packets() const override { return params_.packets_per_node * created_.size(); }
 
  private:
