@@ -23,6 +23,7 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
     all_.insert(all_.end(), c.begin(), c.end());
   }
   cluster_begin_.push_back(all_.size());
+  for (Clocked* c : all_) c->set_prefetch_useful(cluster_begin_.size() - 1 >= kMinClusters);
   with_end_block_ = all_;
   const std::size_t n_clusters = cluster_begin_.size() - 1;
   threads = std::max(1, std::min<int>(threads, int(std::max<std::size_t>(n_clusters, 1))));
@@ -99,9 +100,6 @@ void Kernel::prefetch_cluster(std::size_t k, Cycle now, int stage) const {
 }
 
 void Kernel::run_clusters(std::size_t first, std::size_t last, Cycle now, Cycle cycles) {
-  // A small network stays in the cache from one cycle to the next, and the
-  // prefetch is only instructions more (one router, 64 nodes: 1.7 % more).
-  constexpr std::size_t kMinClusters = 32;
   if (cluster_begin_.size() - 1 < kMinClusters) {
     for (std::size_t k = first; k < last; ++k) run_cluster(k, now, cycles);
     return;

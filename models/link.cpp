@@ -17,8 +17,9 @@ Link::Link(std::string name, const LinkParams& p)
   if (p.credit_latency_cycles < 1)
     throw std::invalid_argument("link " + name_ + ": credit_latency_cycles must be >= 1, got " +
                                 std::to_string(p.credit_latency_cycles));
-  // PendingInputs keeps arrivals modulo 2^32 and compares them with a tick
-  // as a signed 32-bit difference.
+  // A bound far past any network's. (PendingInputs keeps arrivals modulo
+  // 2^16: an input of a link over 2^15 cycles long may be visited early,
+  // which costs a read and changes nothing.)
   if (p.latency_cycles > (1 << 30) || p.credit_latency_cycles > (1 << 30))
     throw std::invalid_argument("link " + name_ + ": latencies must be at most 2^30 cycles");
   if (p.serialization_cycles < 1)

@@ -57,46 +57,78 @@ class LinkEnd {
 // the first of each arrives: a cycle reads a link only when something on it
 // is due (the kernel's publish phase marks, the end's tick visits).
 // In a large network a mark from another router finds this state out of the
-// cache, and a tick reads it cold: the marks' words and the arrivals share
-// one allocation on a cache line (a radix-32 router's word lies in the
-// line of its first 14 inputs' arrivals), an arrival takes 32 bits (a
-// radix-32 router's in 2.5 lines, not 4.5), and the object is two words,
-// which leaves room in its owner's first cache line.
+// cache, and a tick reads it cold: with 64 inputs or fewer the marks are one
+// word in the object itself (in its owner's first lines, which the kernel
+// asks for anyway), and an arrival takes 16 bits, so a radix-32 router's
+// arrivals are one cache line (they were 2.5 lines with the word and
+// 32-bit arrivals: three lines a direction a router and cycle in the
+// 1-cycle fat tree). More inputs keep all their words before the arrivals.
 class PendingInputs {
  public:
   void resize(int n) {
     words_ = std::uint32_t((n + 63) / 64);
-    const std::size_t bytes = std::size_t(words_) * sizeof(std::uint64_t) + std::size_t(n) * sizeof(std::uint32_t);
+    const std::size_t bytes = std::size_t(outer_words()) * sizeof(std::uint64_t) + std::size_t(n) * sizeof(Arrival);
     data_.reset(CacheLineAllocator<std::uint64_t>().allocate((bytes + 7) / 8));
     std::fill_n(data_.get(), (bytes + 7) / 8, std::uint64_t{0});
+    one_word_ = 0;
     count_ = 0;
   }
   // Input i has items pending, the first due at `at` (0: unknown, read at
   // the next tick).
   void mark(int i, Cycle at = 0) {
-    std::uint64_t& w = data_[std::size_t(i) >> 6];
+    std::uint64_t& w = words()[std::size_t(i) >> 6];
     const std::uint64_t b = std::uint64_t{1} << (i & 63);
     if (w & b) return;
     w |= b;
-    next_at()[std::size_t(i)] = std::uint32_t(at);
+    next_at()[std::size_t(i)] = Arrival(at);
     ++count_;
   }
   int count() const { return count_; }
   // Asks for the marks and arrivals of `n` inputs (the resize's n): the
   // lines visit_due reads (Clocked::prefetch).
   void prefetch(int n) const {
-    prefetch_lines(data_.get(), std::size_t(words_) * sizeof(std::uint64_t) + std::size_t(n) * sizeof(std::uint32_t),
+    prefetch_lines(data_.get(), std::size_t(outer_words()) * sizeof(std::uint64_t) + std::size_t(n) * sizeof(Arrival),
                    true);
   }
   // Calls f(i) for every marked input with an item due at `now`, changing nothing.
   template <typename F>
   void for_each_due(Cycle now, F&& f) const {
-    const std::uint32_t* next_at = this->next_at();
+    const Arrival* next_at = this->next_at();
+    const std::uint64_t* words = this->words();
     for (std::size_t w = 0; w < words_; ++w)
-      for (std::uint64_t word = data_[w]; word; word &= word - 1) {
+      for (std::uint64_t word = words[w]; word; word &= word - 1) {
         const std::size_t i = w * 64 + std::size_t(__builtin_ctzll(word));
         if (due(next_at[i], now)) f(int(i));
       }
+  }
+  // With one word of marks (64 inputs or fewer): the due inputs as a mask,
+  // computed once for a tick that both prefetches and reads them
+  // (visit_due_in), rather than once for each (the due test was about
+  // 7 % of a radix-64 router's tick).
+  bool one_word() const { return words_ == 1; }
+  std::uint64_t due_mask(Cycle now) const {
+    const Arrival* next_at = this->next_at();
+    std::uint64_t due_bits = 0;
+    for (std::uint64_t word = one_word_; word; word &= word - 1) {
+      const int b = __builtin_ctzll(word);
+      due_bits |= std::uint64_t(due(next_at[b], now)) << b;
+    }
+    return due_bits;
+  }
+  // visit_due on one word of marks, for the inputs of `due_bits`
+  // (due_mask's, with no read since).
+  template <typename Read>
+  void visit_due_in(std::uint64_t due_bits, Read&& read) {
+    Arrival* next_at = this->next_at();
+    std::uint64_t done = 0;
+    for (; due_bits; due_bits &= due_bits - 1) {
+      const int b = __builtin_ctzll(due_bits);
+      const Cycle next = read(b);
+      next_at[b] = Arrival(next);
+      done |= std::uint64_t(next == kNever) << b;
+    }
+    one_word_ &= ~done;
+    count_ -= __builtin_popcountll(done);
   }
   // Calls read(i) for every marked input with an item due at `now`; read
   // returns the arrival of the input's next item, kNever when it has none
@@ -106,10 +138,11 @@ class PendingInputs {
   // due inputs are visited.
   template <typename Read>
   void visit_due(Cycle now, Read&& read) {
+    std::uint64_t* words = this->words();
     for (std::size_t w = 0; w < words_; ++w) {
-      std::uint32_t* next_at = this->next_at() + w * 64;
+      Arrival* next_at = this->next_at() + w * 64;
       std::uint64_t due_bits = 0;
-      for (std::uint64_t word = data_[w]; word; word &= word - 1) {
+      for (std::uint64_t word = words[w]; word; word &= word - 1) {
         const int b = __builtin_ctzll(word);
         due_bits |= std::uint64_t(due(next_at[b], now)) << b;
       }
@@ -117,36 +150,44 @@ class PendingInputs {
       for (; due_bits; due_bits &= due_bits - 1) {
         const int b = __builtin_ctzll(due_bits);
         const Cycle next = read(int(w * 64) + b);
-        next_at[b] = std::uint32_t(next);
+        next_at[b] = Arrival(next);
         done |= std::uint64_t(next == kNever) << b;
       }
-      data_[w] &= ~done;
+      words[w] &= ~done;
       count_ -= __builtin_popcountll(done);
     }
   }
 
  private:
-  // An arrival kept in 32 bits is due at `now` when it is not after now
-  // modulo 2^32, compared as a signed difference: exact while every
-  // arrival of a marked input lies within 2^31 cycles of the ticks that
-  // test it (an end ticks every cycle while it has marks, and every
-  // latency is below 2^30 cycles, Link). 0 is the unknown arrival (mark),
-  // due at once; an arrival that truncates to 0 is then visited early,
-  // which reads nothing (a read takes only what is due) and changes nothing.
-  static bool due(std::uint32_t at, Cycle now) {
-    return (at == 0) | (std::int32_t(std::uint32_t(now) - at) >= 0);
+  using Arrival = std::uint16_t;
+  // An arrival kept in 16 bits is due at `now` when it is not after now
+  // modulo 2^16, compared as a signed difference. An end ticks every cycle
+  // while it has marks, so a kept arrival is tested at the very tick it
+  // falls due, and is due then: an input is never visited late. One more
+  // than 2^15 cycles ahead (a latency that long) may test as due before
+  // its time, as does an arrival that truncates to 0, the unknown arrival
+  // (mark), due at once: such an input is visited early, which reads
+  // nothing (a read takes only what is due), keeps its arrival, and
+  // changes nothing.
+  static bool due(Arrival at, Cycle now) {
+    return (at == 0) | (std::int16_t(Arrival(Arrival(now) - at)) >= 0);
   }
-  std::uint32_t* next_at() const { return reinterpret_cast<std::uint32_t*>(data_.get() + words_); }
+  // The words in the allocation (none with one word: it is one_word_).
+  std::uint32_t outer_words() const { return words_ == 1 ? 0 : words_; }
+  std::uint64_t* words() { return words_ == 1 ? &one_word_ : data_.get(); }
+  const std::uint64_t* words() const { return words_ == 1 ? &one_word_ : data_.get(); }
+  Arrival* next_at() const { return reinterpret_cast<Arrival*>(data_.get() + outer_words()); }
   struct Free {
     void operator()(std::uint64_t* p) const { CacheLineAllocator<std::uint64_t>().deallocate(p, 0); }
   };
-  // The marks (one bit an input, words_ words), then each input's first
-  // arrival (32 bits).
+  // The marks past 64 inputs (words_ words), then each input's first
+  // arrival (16 bits).
   std::unique_ptr<std::uint64_t[], Free> data_;
+  std::uint64_t one_word_ = 0;  // the marks of 64 inputs or fewer
   int count_ = 0;
   std::uint32_t words_ = 0;
 };
-static_assert(sizeof(PendingInputs) == 16, "two words: room in the owner's first cache line");
+static_assert(sizeof(PendingInputs) == 24, "three words: room in the owner's first cache lines");
 
 // What a drained flit queue's next_at reads instead of its head slot (the
 // arrival of no item): the slot is a cache line of its own (a flit's),

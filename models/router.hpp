@@ -99,6 +99,9 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
  private:
   // route() for a packet chosen for debug tracing: also records the decision.
   [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
+  // route() but for one router's heads (to_destination_), out of line:
+  // that case then saves and restores no registers.
+  [[gnu::noinline]] RouteDecision route_general(int subswitch, int in_port, Flit& head);
   void narrow_to_class(Flit& head) const;
   // tick and prefetch with one subswitch (only_ss_).
   void tick_one(Cycle now);
@@ -120,6 +123,11 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   bool busy_ = false;  // a buffer held flits after the last tick
   bool direct_routing_ = false;  // org_.routing->direct()
   bool heatmap_on_ = false;  // enable_heatmap (heatmap_ is read only then)
+  // route's common case: one subswitch whose input i is router input i,
+  // direct internal routing, one message class, no eject VCs, no heatmap.
+  bool plain_route_ = false;
+  bool route_to_destination_ = false;  // global_->routes_to_destination()
+  bool to_destination_ = false;  // both
   int id_;  // read by the global routing
   // The only subswitch (null with several): prefetch reaches it without
   // the line of subswitches_.

@@ -46,6 +46,10 @@ class GlobalRouting {
   // routing sees other routers mid-cycle, so the kernel runs on one thread
   // (a fixed order) to keep results reproducible.
   virtual bool reads_other_routers() const { return false; }
+  // True when route() does nothing but set router_out to head.dst and the
+  // VCs to all of the router's (RouterParams::vcs), and keeps no state: a
+  // router then does so itself, without the call (one router).
+  virtual bool routes_to_destination() const { return false; }
 };
 
 }  // namespace nwn

@@ -22,6 +22,7 @@ class SingleRouterRouting final : public GlobalRouting {
     head.router_vc_lo = 0;
     head.router_vc_hi = std::uint8_t(vcs_ - 1);
   }
+  bool routes_to_destination() const override { return true; }
 
  private:
   int vcs_;
