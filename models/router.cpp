@@ -205,13 +205,8 @@ RouteDecision Router::route_general(int subswitch, int in_port, Flit& head) {
     // Router input in_port, the global decision is the local one: in a
     // large network no line of router_input_of_ (2,400 cache misses a
     // cycle in the 1-cycle fat tree).
-    if (route_to_destination_) {  // (again for a traced head: the same, no state)
-      head.router_out = std::int16_t(head.dst);
-      head.router_vc_lo = 0;
-      head.router_vc_hi = std::uint8_t(vcs_ - 1);
-    } else {
-      global_->route(*this, in_port, head);
-    }
+    // (With route_to_destination_, route() has set the head's route: a traced head.)
+    if (!route_to_destination_) global_->route(*this, in_port, head);
     if (__builtin_expect(head.traced, 0)) return route_traced(subswitch, in_port, head);
     return {head.router_out, head.router_vc_lo, head.router_vc_hi};
   }

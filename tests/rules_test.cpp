@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -847,6 +848,59 @@ TEST(Histogram, PercentilesAndMaximumOfAKnownSet) {
   EXPECT_EQ(g.percentile(0.99), 1000u);
   EXPECT_EQ(g.max(), 1000u);
   EXPECT_EQ(Histogram().percentile(0.5), 0u);
+}
+
+
+// The endpoints hand a tick's or block's deliveries to the statistics in
+// one call (PacketStats::on_delivered_records, which sums in registers);
+// that must count exactly what one call a delivery counts
+// (PacketStats::on_delivered). The records cross sample intervals and go
+// back in time as a block's groups pass theirs one group after another.
+TEST(Statistics, DeliveriesInOneCallCountWhatOneCallAPacketCounts) {
+  std::vector<DeliveredRecord> records;
+  Rng rng(7, 1);
+  std::uint64_t measured = 0;
+  for (int group = 0; group < 3; ++group)
+    for (Cycle t = 5; t < 60; t += 1 + rng.next() % 3) {
+      Flit tail;
+      tail.packet_id = records.size();
+      tail.src = std::int32_t(rng.next() % 4);
+      tail.dst = std::int32_t(rng.next() % 4);
+      tail.created_cycle = t - 1 - rng.next() % 5;
+      tail.injected_cycle = tail.created_cycle + rng.next() % 2;
+      tail.hops = std::uint16_t(1 + rng.next() % 3);
+      tail.packet_flits = std::uint16_t(1 + rng.next() % 4);
+      tail.measured = rng.next() % 4 != 0;
+      measured += tail.measured;
+      records.emplace_back(tail, t + Cycle(group), std::uint16_t(rng.next() % 3));
+    }
+  auto stats = [&] {
+    auto s = std::make_unique<PacketStats>();
+    s->sample_every(10, 100);
+    s->track_window_sources(4);
+    s->on_created_counts(measured, 0);
+    return s;
+  };
+  auto batched = stats(), one_by_one = stats();
+  for (std::size_t i = 0; i < records.size(); i += 7)
+    batched->on_delivered_records(&records[i], std::min<std::size_t>(7, records.size() - i));
+  for (const DeliveredRecord& r : records) one_by_one->on_delivered(r.extension());
+
+  EXPECT_EQ(batched->outstanding(), 0u);
+  EXPECT_EQ(one_by_one->outstanding(), 0u);
+  for (auto hist : {&PacketStats::latency, &PacketStats::network_latency, &PacketStats::hops}) {
+    EXPECT_EQ(((*batched).*hist).count(), measured);
+    EXPECT_EQ(((*batched).*hist).counts(), ((*one_by_one).*hist).counts());
+    EXPECT_EQ(((*batched).*hist).count(), ((*one_by_one).*hist).count());
+  }
+  EXPECT_EQ(batched->window_flits_by_source(), one_by_one->window_flits_by_source());
+  ASSERT_EQ(batched->series().size(), one_by_one->series().size());
+  EXPECT_GE(batched->series().size(), 6u);
+  for (std::size_t i = 0; i < batched->series().size(); ++i) {
+    EXPECT_EQ(batched->series()[i].packets, one_by_one->series()[i].packets) << "interval " << i;
+    EXPECT_EQ(batched->series()[i].flits, one_by_one->series()[i].flits) << "interval " << i;
+    EXPECT_EQ(batched->series()[i].latency_sum, one_by_one->series()[i].latency_sum) << "interval " << i;
+  }
 }
 
 }  // namespace
