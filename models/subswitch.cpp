@@ -95,7 +95,9 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     throw std::invalid_argument(name_ + ": router_input needs one entry per input");
   all_router_inputs_ = std::all_of(p.router_input.begin(), p.router_input.end(), [](std::uint8_t r) { return r != 0; });
   vcs_.resize(std::size_t(p.inputs) * p.vcs);
-  for (int i = 0; i < p.inputs * p.vcs; ++i) behind_.emplace_back(0);
+  if (p.vc_depth_flits > 65536)  // the flits behind a VC's front fit CompactRing
+    throw std::invalid_argument(name_ + ": vc_depth_flits = " + std::to_string(p.vc_depth_flits) + " (at most 65536)");
+  behind_.resize(vcs_.size());
   for (int c : {p.rc_cycles, p.va_cycles, p.inner_rc_cycles, p.inner_va_cycles,
                 p.policy.next_head_delay_cycles + std::max(p.rc_cycles, p.inner_rc_cycles)})
     if (c < 0 || c > kMaxStageCycles)  // InputVc::stage holds ready times within 2^15 of now
