@@ -305,6 +305,9 @@ inline void Subswitch::route_vc(int idx) {
   if ((unsigned(r.out_port) >= unsigned(params_.outputs)) | (unsigned(r.vc_hi) >= unsigned(V)) |
       (unsigned(r.vc_lo) > unsigned(r.vc_hi)))
     invalid_route();
+  // VC allocation reads the output port next, in this step: no prefetch
+  // stage could know it, so ask for it now, before the other routes.
+  __builtin_prefetch(&out_[std::size_t(r.out_port)], 1);
   v.out_port = std::int16_t(r.out_port);
   v.stage = std::uint16_t(r.vc_lo | r.vc_hi << 8);
   v.state = VcState::VcAlloc;
@@ -919,6 +922,9 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
       break;
     case 3:
       if (buffered_flits_ == 0) break;
+      // The allocators' round-robin pointers (their objects came in stage 2).
+      vc_alloc_->prefetch_state();
+      sw_alloc_->prefetch_state();
       for (std::size_t w = 0; w < vc_words_.size(); ++w) {
         for (std::uint64_t word = vc_words_[w].occupied; word; word &= word - 1) {
           const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
