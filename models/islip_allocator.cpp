@@ -40,6 +40,7 @@ class IslipAllocator final : public Allocator {
         offers_(std::size_t(p.inputs) * out_words_, 0),
         mask_(in_words_, 0) {
     hot_state_ = pointers_.data();
+    hot_state_bytes_ = std::uint32_t(std::min<std::size_t>(pointers_.size() * sizeof(P), ~std::uint32_t{0}));
   }
   IslipAllocator(const IslipAllocator&) = delete;  // hot_state_ points into pointers_
   IslipAllocator& operator=(const IslipAllocator&) = delete;

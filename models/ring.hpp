@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 namespace nwn {
@@ -83,6 +84,88 @@ class Ring {
   std::vector<T, CacheLineAllocator<T>> slots_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
+};
+
+// A Ring of 16 bytes (Ring is 40: a vector and two sizes), for the many
+// small queues of a large network (the flits behind each input VC's front,
+// Subswitch): four to a cache line, with its capacity (a power of two) in
+// 32 bits: an index is a mask without a division. Like Ring it has no
+// storage until its first push and grows by doubling to the depth it
+// reaches (the memory of a queue is its high-water mark, not its bound);
+// at most 65,535 items. For trivially copyable items only (they are
+// copied into raw storage and never destroyed).
+template <typename T>
+class CompactRing {
+  static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
+                "CompactRing copies items as bytes");
+
+ public:
+  CompactRing() = default;
+  CompactRing(const CompactRing&) = delete;
+  CompactRing& operator=(const CompactRing&) = delete;
+  CompactRing(CompactRing&& o) noexcept : slots_(o.slots_), capacity_(o.capacity_), head_(o.head_), size_(o.size_) {
+    o.slots_ = nullptr;
+    o.capacity_ = 0;
+    o.head_ = o.size_ = 0;
+  }
+  CompactRing& operator=(CompactRing&& o) noexcept {
+    if (this != &o) {
+      release();
+      slots_ = o.slots_;
+      head_ = o.head_;
+      size_ = o.size_;
+      capacity_ = o.capacity_;
+      o.slots_ = nullptr;
+      o.capacity_ = 0;
+      o.head_ = o.size_ = 0;
+    }
+    return *this;
+  }
+  ~CompactRing() { release(); }
+
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+
+  T& front() { assert(size_ > 0); return slots_[head_]; }
+  const T& front() const { assert(size_ > 0); return slots_[head_]; }
+  const T& at(std::size_t i) const { return slots_[(head_ + i) & mask()]; }
+  T& at(std::size_t i) { return slots_[(head_ + i) & mask()]; }
+
+  void push(const T& v) {
+    if (size_ == capacity_) grow();
+    new (&slots_[(head_ + size_) & mask()]) T(v);
+    ++size_;
+  }
+  // An emptied ring starts again at its first slot (as Ring::pop).
+  void pop() {
+    assert(size_ > 0);
+    head_ = --size_ == 0 ? 0 : std::uint16_t((head_ + 1) & mask());
+  }
+
+ private:
+  static constexpr std::align_val_t kAlign{64};
+  std::size_t mask() const { return capacity_ - 1; }
+  void release() {
+    if (slots_) ::operator delete(static_cast<void*>(slots_), kAlign);
+    slots_ = nullptr;
+  }
+  // Out of line: only a queue reaching a new depth gets here.
+  [[gnu::noinline, gnu::cold]] void grow() {
+    assert(size_ < 0xffff);
+    const std::uint32_t capacity = capacity_ ? capacity_ * 2 : 1;
+    T* bigger = static_cast<T*>(::operator new(capacity * sizeof(T), kAlign));
+    for (std::size_t i = 0; i < size_; ++i) new (&bigger[i]) T(at(i));
+    release();
+    slots_ = bigger;
+    head_ = 0;
+    capacity_ = capacity;
+  }
+
+  T* slots_ = nullptr;
+  std::uint32_t capacity_ = 0;  // 0 without storage, else a power of two
+  std::uint16_t head_ = 0;
+  std::uint16_t size_ = 0;
 };
 
 }  // namespace nwn

@@ -95,7 +95,9 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
     throw std::invalid_argument(name_ + ": router_input needs one entry per input");
   all_router_inputs_ = std::all_of(p.router_input.begin(), p.router_input.end(), [](std::uint8_t r) { return r != 0; });
   vcs_.resize(std::size_t(p.inputs) * p.vcs);
-  for (int i = 0; i < p.inputs * p.vcs; ++i) behind_.emplace_back(0);
+  if (p.vc_depth_flits > 65536)  // the flits behind a VC's front fit CompactRing
+    throw std::invalid_argument(name_ + ": vc_depth_flits = " + std::to_string(p.vc_depth_flits) + " (at most 65536)");
+  behind_.resize(vcs_.size());
   for (int c : {p.rc_cycles, p.va_cycles, p.inner_rc_cycles, p.inner_va_cycles,
                 p.policy.next_head_delay_cycles + std::max(p.rc_cycles, p.inner_rc_cycles)})
     if (c < 0 || c > kMaxStageCycles)  // InputVc::stage holds ready times within 2^15 of now
@@ -303,6 +305,9 @@ inline void Subswitch::route_vc(int idx) {
   if ((unsigned(r.out_port) >= unsigned(params_.outputs)) | (unsigned(r.vc_hi) >= unsigned(V)) |
       (unsigned(r.vc_lo) > unsigned(r.vc_hi)))
     invalid_route();
+  // VC allocation reads the output port next, in this step: no prefetch
+  // stage could know it, so ask for it now, before the other routes.
+  __builtin_prefetch(&out_[std::size_t(r.out_port)], 1);
   v.out_port = std::int16_t(r.out_port);
   v.stage = std::uint16_t(r.vc_lo | r.vc_hi << 8);
   v.state = VcState::VcAlloc;
@@ -917,6 +922,9 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
       break;
     case 3:
       if (buffered_flits_ == 0) break;
+      // The allocators' round-robin pointers (their objects came in stage 2).
+      vc_alloc_->prefetch_state();
+      sw_alloc_->prefetch_state();
       for (std::size_t w = 0; w < vc_words_.size(); ++w) {
         for (std::uint64_t word = vc_words_[w].occupied; word; word &= word - 1) {
           const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));

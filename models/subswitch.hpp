@@ -211,7 +211,7 @@ class alignas(64) Subswitch {
       v.has_front = false;
       return;
     }
-    Ring<Flit>& b = behind_[std::size_t(idx)];
+    CompactRing<Flit>& b = behind_[std::size_t(idx)];
     v.front = b.front();
     b.pop();
     v.behind = !b.empty();
@@ -387,8 +387,8 @@ class alignas(64) Subswitch {
   std::vector<OutputPort, CacheLineAllocator<OutputPort>> out_;  // one cache line each
   std::vector<InputVc, CacheLineAllocator<InputVc>> vcs_;  // inputs x vcs, one cache line each
   // Per VC: the flits behind the front (empty until a second flit waits:
-  // each grows only to the depth it reaches).
-  std::vector<Ring<Flit>> behind_;
+  // each grows only to the depth it reaches), 16 bytes a VC.
+  std::vector<CompactRing<Flit>> behind_;
   // copy_of only (empty otherwise): the crossbar ports of each port (itself
   // first, then its copies; empty for a copy) and the port of each crossbar port.
   std::vector<std::vector<int>> crossbar_ports_;
@@ -462,7 +462,7 @@ class alignas(64) Subswitch {
       v.front = f;
       v.has_front = true;
     } else {
-      Ring<Flit>& b = behind_[std::size_t(idx)];
+      CompactRing<Flit>& b = behind_[std::size_t(idx)];
       if (int(b.size()) + 1 >= params_.vc_depth_flits) overflow(p, vc);
       b.push(f);
       v.behind = true;
