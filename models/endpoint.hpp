@@ -156,7 +156,10 @@ class EndpointGroup final : public Clocked, public InterfaceGroup {
     }
     return at;
   }
-  // Inlined into its two callers (endpoint.cpp): a call less a packet.
+  // Inlined into its callers (endpoint.cpp): a call less a packet. kPlain:
+  // the caller knows there is no tracer and the observer counts creations
+  // (create_packets tests that once a word, not once a packet).
+  template <bool kPlain = false>
   [[gnu::always_inline]] inline void create(int local, Cycle now, const PacketSpec& spec, std::uint64_t id);
   void resume(int local, Cycle now);
   void run_actions(Cycle now);
