@@ -1,4 +1,4 @@
-// The kernel's building blocks on their own: Ring, PendingInputs, Link
+// The kernel's building blocks on their own: Ring, CompactRing, PendingInputs, Link
 // (latency, serialization, credits, publication) and Kernel (blocks, publish
 // after the block, the same arrivals on one thread or two).
 #include <gtest/gtest.h>
@@ -56,6 +56,47 @@ TEST(Ring, AnEmptiedRingRestartsAtItsFirstSlot) {
   r.pop();
   r.push(3);
   EXPECT_EQ(&r.front(), first);
+}
+
+// CompactRing (the flits behind a subswitch VC's front) keeps Ring's
+// behaviour in 16 bytes: the same order across wrap and growth, storage
+// only from the first push, a restart at the first slot once emptied.
+TEST(CompactRing, FifoOrderAcrossWrapAndGrowth) {
+  static_assert(sizeof(CompactRing<int>) == 16, "a pointer, a capacity, a head and a size");
+  CompactRing<int> r;
+  EXPECT_EQ(r.capacity(), 0u);  // no storage until the first push
+  int next_in = 0, next_out = 0;
+  for (int i = 0; i < 4; ++i) r.push(next_in++);
+  EXPECT_EQ(r.capacity(), 4u);
+  for (int round = 0; round < 5; ++round) {  // keep 2 to 4 in the ring: the head walks round it
+    for (int i = 0; i < 2; ++i, r.pop()) EXPECT_EQ(r.front(), next_out++);
+    for (int i = 0; i < 2; ++i) r.push(next_in++);
+    EXPECT_EQ(r.capacity(), 4u);
+  }
+  for (int i = 0; i < 9; ++i) r.push(next_in++);  // grows past 4 with the head mid-ring
+  EXPECT_EQ(r.capacity(), 16u);
+  EXPECT_EQ(r.size(), 13u);
+  for (std::size_t i = 0; i < r.size(); ++i) EXPECT_EQ(r.at(i), next_out + int(i));
+  CompactRing<int> moved(std::move(r));
+  EXPECT_EQ(r.capacity(), 0u);
+  while (!moved.empty()) {
+    EXPECT_EQ(moved.front(), next_out++);
+    moved.pop();
+  }
+  EXPECT_EQ(next_out, next_in);
+}
+
+TEST(CompactRing, AnEmptiedRingRestartsAtItsFirstSlot) {
+  CompactRing<int> r;
+  for (int i = 0; i < 3; ++i) r.push(i);
+  const int* first = &r.front();
+  r.pop();
+  EXPECT_NE(&r.front(), first);  // the head moved on
+  r.pop();
+  r.pop();
+  r.push(3);
+  EXPECT_EQ(&r.front(), first);
+  EXPECT_EQ(r.front(), 3);
 }
 
 TEST(PendingInputs, VisitsOnlyMarkedInputsWhenDue) {
