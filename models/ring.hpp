@@ -103,23 +103,11 @@ class CompactRing {
   CompactRing() = default;
   CompactRing(const CompactRing&) = delete;
   CompactRing& operator=(const CompactRing&) = delete;
+  // Movable for std::vector's growth only (no move assignment is used).
   CompactRing(CompactRing&& o) noexcept : slots_(o.slots_), capacity_(o.capacity_), head_(o.head_), size_(o.size_) {
     o.slots_ = nullptr;
     o.capacity_ = 0;
     o.head_ = o.size_ = 0;
-  }
-  CompactRing& operator=(CompactRing&& o) noexcept {
-    if (this != &o) {
-      release();
-      slots_ = o.slots_;
-      head_ = o.head_;
-      size_ = o.size_;
-      capacity_ = o.capacity_;
-      o.slots_ = nullptr;
-      o.capacity_ = 0;
-      o.head_ = o.size_ = 0;
-    }
-    return *this;
   }
   ~CompactRing() { release(); }
 

@@ -850,7 +850,6 @@ TEST(Histogram, PercentilesAndMaximumOfAKnownSet) {
   EXPECT_EQ(Histogram().percentile(0.5), 0u);
 }
 
-
 // The endpoints hand a tick's or block's deliveries to the statistics in
 // one call (PacketStats::on_delivered_records, which sums in registers);
 // that must count exactly what one call a delivery counts
