@@ -15,9 +15,12 @@ inline void cpu_relax() {
 }  // namespace
 
 Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> clusters, int threads, int block,
-               const Clock& clock)
+               const Clock& clock, std::size_t colour_split)
     : sc_module(name), clock_(clock), block_(std::max(1, block)) {
-  for (auto& c : clusters) {
+  std::size_t split_at = 0;  // colour 1's first cluster, among the non-empty ones (0: one colour)
+  for (std::size_t i = 0; i < clusters.size(); ++i) {
+    auto& c = clusters[i];
+    if (i == colour_split && colour_split > 0) split_at = cluster_begin_.size();
     if (c.empty()) continue;
     cluster_begin_.push_back(all_.size());
     all_.insert(all_.end(), c.begin(), c.end());
@@ -31,7 +34,8 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   for (Share& s : shares_) s.outbox.reserve(1024);
   // Chunks of about 1/(32 threads) of the total weight, neighbours in the
   // cluster order (routers of one level or group) together; a cluster
-  // heavier than that is a chunk of its own.
+  // heavier than that is a chunk of its own. Colour 1 starts a chunk.
+  if (split_at >= n_clusters) split_at = 0;
   std::vector<std::int64_t> weight(n_clusters, 0);
   std::int64_t total = 0;
   for (std::size_t k = 0; k < n_clusters; ++k) {
@@ -41,7 +45,8 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   const std::int64_t target = std::max<std::int64_t>(1, total / (32 * threads));
   std::int64_t acc = 0;
   for (std::size_t k = 0; k < n_clusters; ++k) {
-    if (acc == 0 || acc + weight[k] > target) {
+    if (acc == 0 || acc + weight[k] > target || (split_at > 0 && k == split_at)) {
+      if (split_at > 0 && k == split_at) chunk_colour_[1] = chunk_begin_.size();
       chunk_begin_.push_back(k);
       if (!chunk_seconds_.empty()) chunk_seconds_.back() = double(acc);
       chunk_seconds_.push_back(0);
@@ -51,9 +56,11 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   }
   if (!chunk_seconds_.empty()) chunk_seconds_.back() = double(acc);
   chunk_begin_.push_back(n_clusters);
+  chunk_colour_[2] = chunk_seconds_.size();
+  if (split_at == 0) chunk_colour_[1] = chunk_colour_[2];
   // Until the chunks are timed, their weights stand for their times (the
   // split only compares chunks).
-  split_chunks();
+  split_chunks(0, chunk_colour_[2]);
   // On one thread no component runs while another does, so a send can be
   // published at once (no outbox): a reader still sees only items it would
   // see with outboxes (every latency between clusters is at least a block),
@@ -114,16 +121,17 @@ void Kernel::run_clusters(std::size_t first, std::size_t last, Cycle now, Cycle 
   }
 }
 
-// Each share starts on chunks [chunk_split_[i], chunk_split_[i + 1]), cut
-// where the smoothed chunk times add up to equal parts.
-void Kernel::split_chunks() {
-  const std::size_t chunks = chunk_seconds_.size(), n = shares_.size();
+// Each share starts on chunks [chunk_split_[i], chunk_split_[i + 1]) of
+// chunks [first, last), cut where the smoothed chunk times add up to equal
+// parts.
+void Kernel::split_chunks(std::size_t first, std::size_t last) {
+  const std::size_t chunks = last, n = shares_.size();
   double total = 0;
-  for (double t : chunk_seconds_) total += t;
+  for (std::size_t k = first; k < last; ++k) total += chunk_seconds_[k];
   chunk_split_.assign(n + 1, chunks);
-  chunk_split_[0] = 0;
+  chunk_split_[0] = first;
   double acc = 0;
-  std::size_t k = 0;
+  std::size_t k = first;
   for (std::size_t i = 1; i < n; ++i) {
     const double goal = total * double(i) / double(n);
     // The cut nearest the goal, leaving every share at least one chunk when there are enough.
@@ -162,7 +170,8 @@ void Kernel::run_share(std::size_t index, Cycle now, Cycle cycles) {
   Share& s = shares_[index];
   try {
     if (shares_.size() == 1) {
-      run_clusters(0, cluster_begin_.size() - 1, now, cycles);
+      const std::size_t first = colour_ == 1 ? chunk_colour_[1] : 0, last = colour_ == 0 ? chunk_colour_[1] : chunk_colour_[2];
+      run_clusters(chunk_begin_[first], chunk_begin_[last], now, cycles);
       return;
     }
     for (std::size_t k; (k = take_chunk(s, true)) != kNoChunk;) run_chunk(s, k, now, cycles);
@@ -252,29 +261,14 @@ void Kernel::wake_at(Cycle c) {
   wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
 }
 
-void Kernel::cycle() {
-  if (!started_) {
-    started_ = true;
-    if (half_phase_) {
-      next_trigger(clock_.period / 2);
-      return;
-    }
-  }
-  const Cycle now = clock_.now();
-  if (last_cycle_ != kNever && now <= last_cycle_) {  // cannot happen with one method; kept as a guard
-    next_trigger(clock_.delay(last_cycle_ + 1 - now));
-    return;
-  }
-  last_cycle_ = now;
-  ++evaluations_;
-  const Cycle cycles = horizon_ > now ? std::min<Cycle>(Cycle(block_), horizon_ - now) : 1;
-
+void Kernel::run_block(int colour, Cycle now, Cycle cycles) {
+  colour_ = colour;
   if (shares_.size() == 1) {
     run_share(0, now, cycles);
   } else {
     cycle_now_ = now;
     cycle_count_ = cycles;
-    split_chunks();
+    split_chunks(colour == 1 ? chunk_colour_[1] : 0, colour == 0 ? chunk_colour_[1] : chunk_colour_[2]);
     start_workers(kRun);
     run_share(0, now, cycles);
     wait_for_workers();
@@ -294,6 +288,39 @@ void Kernel::cycle() {
     start_workers(kPublish);
     end_blocks();
     wait_for_workers();
+  }
+}
+
+void Kernel::cycle() {
+  if (!started_) {
+    started_ = true;
+    if (half_phase_) {
+      next_trigger(clock_.period / 2);
+      return;
+    }
+  }
+  const Cycle now = clock_.now();
+  if (last_cycle_ != kNever && now <= last_cycle_) {  // cannot happen with one method; kept as a guard
+    next_trigger(clock_.delay(last_cycle_ + 1 - now));
+    return;
+  }
+  last_cycle_ = now;
+  ++evaluations_;
+  const Cycle blocks = two_colours() ? kColourBlocks : 1;
+  const Cycle cycles = horizon_ > now ? std::min<Cycle>(blocks * Cycle(block_), horizon_ - now) : 1;
+  if (cycles <= Cycle(block_)) {
+    run_block(2, now, cycles);
+  } else {
+    // Two colours (kernel.hpp): each runs as far as the other's progress
+    // plus a block allows, in turn, until both reach the end.
+    const Cycle end = now + cycles;
+    Cycle done[2] = {now, now};
+    for (int c = 0; done[0] < end || done[1] < end; c = 1 - c) {
+      const Cycle to = std::min(end, done[1 - c] + Cycle(block_));
+      if (to <= done[c]) continue;
+      run_block(c, done[c], to - done[c]);
+      done[c] = to;
+    }
   }
 
   const Cycle next = now + cycles;

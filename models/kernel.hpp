@@ -26,6 +26,18 @@
 // A block never crosses the horizon (set_horizon), where the caller looks
 // at the network between sc_start calls, so what it sees is what it would
 // see with blocks of one cycle.
+//
+// Two colours. When the clusters' graph is bipartite (the levels of a fat
+// tree by parity), the clusters come in two colours and every link between
+// clusters joins the two. Each colour then runs alone, in turn, as far as
+// the other colour's progress plus a block allows: colour 0 runs [t, t + b),
+// colour 1 [t, t + 2b), colour 0 [t + b, t + 3b), and so on, each run but
+// the first two blocks long. No cluster is ever more than a block ahead of
+// a neighbour, so it reads what it would read with blocks, and writes no
+// more into a link than a block allows (Link::reserve_for_blocks); but every
+// cluster runs twice as many cycles in a row, its state still in the cache
+// (with 1-cycle channels, two cycles instead of one). Each run is published
+// (and its end_block called) as a block is.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -108,13 +120,17 @@ class Kernel : public sc_core::sc_module {
   // `threads` >= 1. Which thread runs a cluster may change from block to
   // block (run_share); what a component reads does not, so neither does the
   // result. `block` >= 1 cycles: at most the latency of any link between
-  // clusters.
+  // clusters. `colour_split` > 0: the first colour_split clusters are colour
+  // 0 and the rest colour 1, and every link between clusters joins the two
+  // colours (the caller checks); 0: one colour.
   Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> clusters, int threads, int block,
-         const Clock& clock);
+         const Clock& clock, std::size_t colour_split = 0);
   ~Kernel() override;
 
   int threads() const { return int(shares_.size()); }
   int block() const { return block_; }
+  // Whether the clusters run in two colours (above).
+  bool two_colours() const { return chunk_colour_[1] != chunk_colour_[2]; }
   // The simulation stops at cycle `end` (the next sc_start ends there):
   // blocks stop short of it. Without a horizon ahead, blocks are one cycle.
   void set_horizon(Cycle end) { horizon_ = end; }
@@ -151,11 +167,17 @@ class Kernel : public sc_core::sc_module {
   // prefetch is only instructions more (one router, 64 nodes: 1.7 % more):
   // with fewer clusters, run_clusters does without it.
   static constexpr std::size_t kMinClusters = 32;
+  // With two colours, the blocks one evaluation runs at most: the runs
+  // average 2 x kColourBlocks / (kColourBlocks + 1) blocks.
+  static constexpr Cycle kColourBlocks = 16;
   void cycle();
+  // Runs the clusters of colour `colour` (0, 1; 2: all) for `cycles` from
+  // `now`, publishes their sends and ends the block.
+  void run_block(int colour, Cycle now, Cycle cycles);
   void run_share(std::size_t index, Cycle now, Cycle cycles);
   void run_chunk(Share& s, std::size_t k, Cycle now, Cycle cycles);
   std::size_t take_chunk(Share& s, bool front);
-  void split_chunks();
+  void split_chunks(std::size_t first, std::size_t last);
   void run_cluster(std::size_t k, Cycle now, Cycle cycles);
   // Clusters [first, last) one after another, each with the prefetch of
   // the clusters after it (Clocked::prefetch).
@@ -182,6 +204,11 @@ class Kernel : public sc_core::sc_module {
   std::vector<double> chunk_seconds_;     // per cycle, smoothed
   bool chunks_timed_ = false;
   std::vector<std::size_t> chunk_split_;  // share i starts with chunks [chunk_split_[i], chunk_split_[i + 1])
+  // Colour c's chunks are [chunk_colour_[c], chunk_colour_[c + 1]) (c = 0, 1);
+  // all chunks are [chunk_colour_[0], chunk_colour_[2]). One colour: the
+  // first range holds them all and the second is empty.
+  std::size_t chunk_colour_[3] = {0, 0, 0};
+  int colour_ = 2;  // the colour the block being run runs (2: all)
   std::vector<Share> shares_;
   Clock clock_;
   Cycle last_cycle_ = kNever;

@@ -48,7 +48,8 @@ std::vector<KeySpec> base_schema() {
        "threads that run the routers of one simulation; results are identical for any count (run --threads N)"},
       {"sim.block_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
        "cycle blocks: each router with its terminals runs up to this many cycles in a row (0: as many as the shortest "
-       "router-to-router channel allows; 1: off); results are identical for any value"},
+       "router-to-router channel allows, twice that when the routers split in two colours, as a fat tree's levels "
+       "do; 1: off); results are identical for any value"},
       {"sim.partition", V::String, "contiguous", 0, 0, fixed({"contiguous", "groups"}), "",
        "under mpirun, how the ranks split the routers (each with its terminals): contiguous (router-id ranges of "
        "about equal weight) or groups (the topology's own: Dragonfly groups, fat-tree pods); results are identical "

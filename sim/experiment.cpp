@@ -79,6 +79,7 @@ nlohmann::ordered_json PerfResult::to_json() const {
   j["peak_rss_mb"] = peak_rss_mb;
   j["threads"] = threads;
   j["block_cycles"] = block_cycles;
+  j["block_colours"] = block_colours;
   j["huge_pages"] = huge_pages_requested();
   if (ranks > 1) {
     j["ranks"] = ranks;
@@ -799,6 +800,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
     perf->peak_rss_mb = double(ru.ru_maxrss) / 1024.0;
     perf->threads = net->threads();
     perf->block_cycles = net->block_cycles();
+    perf->block_colours = net->block_colours();
     if (net->ranks().distributed()) {
       perf->ranks = net->ranks().size();
       perf->peak_rss_mb = double(net->ranks().max(std::uint64_t(ru.ru_maxrss))) / 1024.0;

@@ -188,6 +188,38 @@ std::vector<std::vector<Clocked*>> near_neighbours_first(std::vector<std::vector
   for (std::size_t i = 0; i < clusters.size(); ++i) place(i);
   return ordered;
 }
+// The clusters' colours (0, 1) such that every link between clusters joins
+// two colours, each colour holding a cluster; empty when there are none
+// (an odd cycle, e.g. a HyperX dimension of three or more routers).
+std::vector<int> two_colours(std::size_t clusters, const std::vector<Link*>& between,
+                             const std::map<const LinkEnd*, std::size_t>& cluster_of) {
+  std::vector<std::vector<std::size_t>> neighbours(clusters);
+  for (const Link* l : between) {
+    const std::size_t a = cluster_of.at(l->sender()), b = cluster_of.at(l->receiver());
+    neighbours[a].push_back(b);
+    neighbours[b].push_back(a);
+  }
+  std::vector<int> colour(clusters, -1);
+  std::vector<std::size_t> queue;
+  for (std::size_t root = 0; root < clusters; ++root) {
+    if (colour[root] >= 0) continue;
+    colour[root] = 0;
+    queue.assign(1, root);
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const std::size_t i = queue[head];
+      for (std::size_t n : neighbours[i]) {
+        if (colour[n] < 0) {
+          colour[n] = 1 - colour[i];
+          queue.push_back(n);
+        } else if (colour[n] == colour[i]) {
+          return {};
+        }
+      }
+    }
+  }
+  if (std::count(colour.begin(), colour.end(), 1) == 0) return {};
+  return colour;
+}
 }  // namespace
 
 void Network::start(int threads, int max_block) {
@@ -260,8 +292,24 @@ void Network::start(int threads, int max_block) {
   block = int(ranks_->min(std::uint64_t(block)));
   if (ranks_->sum(between.size()) == 0) block = 1;  // one router: a longer block was measured to gain nothing (docs/RESULTS.md)
   for (Link* l : between) l->reserve_for_blocks(block);
-  if (split && block == 1 && !exchange_) clusters = near_neighbours_first(std::move(clusters), between, cluster_of);
-  kernel_ = std::make_unique<Kernel>("kernel", std::move(clusters), threads, block, clock_);
+  // Two colours (models/kernel.hpp) when the blocks are the kernel's to
+  // choose (sim.block_cycles 0) and the clusters' graph is bipartite: each
+  // cluster then runs two blocks in a row.
+  std::size_t colour_split = 0;
+  if (split && !exchange_ && max_block <= 0 && !between.empty()) {
+    std::vector<int> colour = two_colours(clusters.size(), between, cluster_of);
+    if (!colour.empty()) {
+      std::vector<std::vector<Clocked*>> ordered;
+      for (int c = 0; c < 2; ++c)
+        for (std::size_t i = 0; i < clusters.size(); ++i)
+          if (colour[i] == c) ordered.push_back(std::move(clusters[i]));
+      colour_split = std::size_t(std::count(colour.begin(), colour.end(), 0));
+      clusters = std::move(ordered);
+    }
+  }
+  if (colour_split == 0 && split && block == 1 && !exchange_)
+    clusters = near_neighbours_first(std::move(clusters), between, cluster_of);
+  kernel_ = std::make_unique<Kernel>("kernel", std::move(clusters), threads, block, clock_, colour_split);
   if (exchange_) kernel_->set_exchange(exchange_.get());
 }
 

@@ -80,6 +80,7 @@ class Network {
   int threads() const { return kernel_ ? kernel_->threads() : 0; }
   Kernel* kernel() { return kernel_.get(); }
   int block_cycles() const { return kernel_ ? kernel_->block() : 0; }
+  int block_colours() const { return kernel_ && kernel_->two_colours() ? 2 : 1; }
   // Simulates `cycles` more cycles (sc_start), in blocks that end there.
   void advance(Cycle cycles);
   // Ends the kernel's worker threads (after the simulation; nothing runs

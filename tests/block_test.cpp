@@ -4,7 +4,10 @@
 // in blocks, on one thread and on two, and asserts that blocks were used
 // where they may be, and not where they may not, and that the results are
 // the same to the bit. The windows are not multiples of the block, so the
-// blocks must stop where the experiment looks at the network.
+// blocks must stop where the experiment looks at the network. Where the
+// routers split in two colours (a fat tree's levels, a torus of even
+// sizes, a mesh), the automatic blocks run each colour two blocks in a row,
+// and the case says so.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -25,6 +28,7 @@ struct BlockCase {
   const char* name;
   std::string args;
   int block;  // the block the kernel must choose
+  int colours;  // 2: the clusters must run in two colours (with automatic blocks)
 };
 
 class CycleBlocks : public ::testing::TestWithParam<BlockCase> {};
@@ -45,6 +49,7 @@ TEST_P(CycleBlocks, ChangeNothingButSpeed) {
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const auto p = nlohmann::json::parse(slurp(perf));
     EXPECT_EQ(p.at("block_cycles").get<int>(), run.max_block == 1 ? 1 : c.block) << tag;
+    EXPECT_EQ(p.at("block_colours").get<int>(), run.max_block == 1 ? 1 : c.colours) << tag;
     const auto results = nlohmann::json::parse(slurp(out)).at("results");
     EXPECT_GT(results.at("packets_measured").get<int>(), 200) << tag;
     if (first.empty()) first = results.dump();
@@ -61,14 +66,14 @@ INSTANTIATE_TEST_SUITE_P(
         BlockCase{"FoldedClosFc",
                   std::string(kWindows) + "--set network.topology=fclos --set router.radix=8 --set router.org=fc "
                                           "--set router.subswitch_radix=4 --set traffic.load=0.6",
-                  10},
+                  10, 2},
         // Adaptive routing reads the router's own credits; 3-cycle channels.
         BlockCase{"HyperXMinAdShortChannels",
                   std::string(kWindows) + "--set network.topology=hyperx --set network.hyperx_s=4,4 "
                                           "--set network.hyperx_t=4 --set router.radix=16 --set router.org=hc "
                                           "--set network.routing=minad --set network.link_latency_cycles=3 "
                                           "--set traffic.load=0.5 --set traffic.packet_flits=4",
-                  3},
+                  3, 1},
         // Terminal channels of 6 cycles at full load inside the clusters:
         // the interfaces' flit rings hold what 6 cycles send (on 2 threads
         // a ring may not grow under the kernel).
@@ -76,30 +81,44 @@ INSTANTIATE_TEST_SUITE_P(
                   std::string(kWindows) + "--set network.topology=fclos --set router.radix=8 "
                                           "--set channel.latency_cycles=6 --set channel.width_bits=128 "
                                           "--set traffic.pattern=neighbor --set traffic.load=1.0",
-                  10},
+                  10, 2},
         // Open batch: nodes still run apart.
         BlockCase{"FoldedClosBatch",
                   "--set network.topology=fclos --set router.radix=8 --set traffic.mode=batch "
                   "--set traffic.batch_packets=40 --set traffic.load=0.5",
-                  10},
+                  10, 2},
         // Closed loop: a delivery lets its source go on at once, so
         // everything runs in step.
         BlockCase{"FoldedClosClosedLoopBatch",
                   "--set network.topology=fclos --set router.radix=8 --set traffic.mode=batch "
                   "--set traffic.batch_packets=40 --set traffic.batch_max_outstanding=2 --set traffic.load=0.5",
-                  1},
+                  1, 1},
         // A graph topology: a torus with dimension-order routing.
         BlockCase{"TorusDor",
                   std::string(kWindows) + "--set network.topology=torus --set network.torus.t=2 "
                                           "--set network.torus.dims=4,4 --set router.radix=8 --set router.vcs=8 "
                                           "--set network.routing=dor --set traffic.load=0.4",
-                  10},
+                  10, 2},
         // UGAL with global information reads other routers: in step.
         BlockCase{"TorusUgalG",
                   std::string(kWindows) + "--set network.topology=torus --set network.torus.t=2 "
                                           "--set network.torus.dims=4,4 --set router.radix=8 --set router.vcs=8 "
                                           "--set network.routing=ugal_g --set traffic.load=0.3",
-                  1}),
+                  1, 1},
+        // The benchmark's fat tree on a small scale: 1-cycle channels, so
+        // the blocks are a cycle, and the colours run two in a row.
+        BlockCase{"FoldedClosOneCycleChannels",
+                  std::string(kWindows) + "--set network.topology=fclos --set router.radix=8 "
+                                          "--set network.fclos_levels=3 --set network.link_latency_cycles=1 "
+                                          "--set traffic.load=0.5",
+                  1, 2},
+        // A torus of odd size has odd rings: one colour.
+        BlockCase{"OddTorusDor",
+                  std::string(kWindows) + "--set network.topology=torus --set network.torus.t=2 "
+                                          "--set network.torus.dims=3,3 --set router.radix=8 --set router.vcs=8 "
+                                          "--set network.routing=dor --set network.link_latency_cycles=2 "
+                                          "--set traffic.load=0.3",
+                  2, 1}),
     [](const ::testing::TestParamInfo<BlockCase>& info) { return std::string(info.param.name); });
 
 }  // namespace
