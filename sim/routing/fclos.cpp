@@ -8,6 +8,7 @@
 //                   downstream buffer space (the paper's adaptive greedy r(2))
 // Deadlock-free with any VC: no path turns from down to up.
 // Labels and logical ports: sim/topo/fclos.hpp.
+#include "../../models/bits.hpp"
 #include "../../models/rng.hpp"
 #include "../../models/router.hpp"
 #include "../topo/fclos.hpp"
@@ -25,34 +26,45 @@ struct FclosRoutingContext : RoutingContext {
 
 enum class UpChoice { Random, Deterministic, Greedy2 };
 
+// One class per up-port choice: random's route is then a leaf function
+// (greedy2's reads of the router's credits made every route save and
+// restore six registers).
+template <UpChoice kChoice>
 class FclosRouting final : public GlobalRouting {
  public:
-  FclosRouting(const FclosRoutingContext& c, UpChoice choice) : s_(c.shape), choice_(choice), phys_(c.phys), vcs_(c.vcs) {
-    for (int r = 0; r < s_.routers(); ++r) rng_.emplace_back(c.seed, 0x6663ULL << 32 | std::uint64_t(r));
+  explicit FclosRouting(const FclosRoutingContext& c) : s_(c.shape), phys_(c.phys), vcs_(c.vcs) {
+    here_.reserve(std::size_t(s_.routers()));
+    for (int r = 0; r < s_.routers(); ++r) {
+      const int level = r / s_.per_level, w = r % s_.per_level;
+      Here h{Rng(c.seed, 0x6663ULL << 32 | std::uint64_t(r)), 0, 0, bits::Divisor(s_.power[level])};
+      // <w, l> is an ancestor of p when w_j = p_(j+1) for every j >= l:
+      // when p lies in the span of power[l + 1] nodes from lo.
+      h.lo = w / s_.power[level] * s_.power[level + 1];
+      h.span = std::uint32_t(s_.power[level + 1]);
+      here_.push_back(h);
+    }
   }
 
+  // No division but by the router's precomputed power (a shift for a
+  // power-of-two half radix): the level, the ancestor test and the digit
+  // were five divisions a head (1-cycle fat tree: 63 instructions a route).
   void route(Router& router, int, Flit& head) override {
-    const int id = router.id();
-    const int level = id / s_.per_level, w = id % s_.per_level;
+    Here& h = here_[std::size_t(router.id())];
     const int p = head.dst;
-    // <w, l> is an ancestor of p when w_j = p_(j+1) for every j >= l.
-    const bool ancestor = w / s_.power[level] == p / s_.power[level + 1];
     int logical;
-    if (ancestor) {
-      logical = s_.digit(p, level);  // down port
+    if (std::uint32_t(p - h.lo) < h.span) {
+      logical = h.down.quot(p - h.lo);  // the down digit p_l: p - lo is below h * power[l]
     } else {
       int u = 0;
-      Rng& rng = rng_[id];
-      switch (choice_) {
-        case UpChoice::Random: u = int(rng.below(std::uint32_t(s_.h))); break;
-        case UpChoice::Deterministic: u = s_.digit(p, level); break;
-        case UpChoice::Greedy2: {
-          const int a = int(rng.below(std::uint32_t(s_.h)));
-          int b = int(rng.below(std::uint32_t(s_.h - 1)));
-          if (b >= a) ++b;
-          u = router.output_credits(phys_[s_.h + b]) > router.output_credits(phys_[s_.h + a]) ? b : a;
-          break;
-        }
+      if (kChoice == UpChoice::Random) {
+        u = int(h.rng.below(std::uint32_t(s_.h)));
+      } else if (kChoice == UpChoice::Deterministic) {
+        u = h.down.quot(p) % s_.h;
+      } else {
+        const int a = int(h.rng.below(std::uint32_t(s_.h)));
+        int b = int(h.rng.below(std::uint32_t(s_.h - 1)));
+        if (b >= a) ++b;
+        u = router.output_credits(phys_[s_.h + b]) > router.output_credits(phys_[s_.h + a]) ? b : a;
       }
       logical = s_.h + u;
     }
@@ -62,20 +74,32 @@ class FclosRouting final : public GlobalRouting {
   }
 
  private:
+  // A router's routing state in one line: its up-port stream, and where
+  // its subtree's nodes start and how many there are.
+  struct alignas(64) Here {
+    Rng rng;
+    int lo;
+    std::uint32_t span;
+    bits::Divisor down;  // power[level]
+  };
   topo::FclosShape s_;
-  UpChoice choice_;
   std::vector<int> phys_;
   int vcs_;
-  std::vector<Rng> rng_;
+  std::vector<Here> here_;
 };
 
 RoutingSpec fclos(const char* name, const char* note, UpChoice choice) {
   return {"fclos", name, note, "up*/down*: no path turns from down to up (any VC)", nullptr,
           [choice](const std::string&) { return choice == UpChoice::Random; },
           [](const RoutingContext&) { return VcNeed{1, "up*/down* needs no VC classes"}; },
-          [choice](const RoutingContext& c) {
-            return std::unique_ptr<GlobalRouting>(
-                new FclosRouting(static_cast<const FclosRoutingContext&>(c), choice));
+          [choice](const RoutingContext& c) -> std::unique_ptr<GlobalRouting> {
+            const auto& fc = static_cast<const FclosRoutingContext&>(c);
+            switch (choice) {
+              case UpChoice::Random: return std::make_unique<FclosRouting<UpChoice::Random>>(fc);
+              case UpChoice::Deterministic: return std::make_unique<FclosRouting<UpChoice::Deterministic>>(fc);
+              case UpChoice::Greedy2: break;
+            }
+            return std::make_unique<FclosRouting<UpChoice::Greedy2>>(fc);
           }};
 }
 
