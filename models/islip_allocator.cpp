@@ -390,7 +390,9 @@ class IslipAllocator final : public Allocator {
       const int b = __builtin_ctzll(t);
       const std::uint64_t m = cols[b];
       const std::uint64_t high = m & (~std::uint64_t{0} << ptrs.grant[b]);
-      const int r = __builtin_ctzll(high ? high : m);
+      // high, else m, by a mask: as a select the compiler made it a branch,
+      // and which way it goes is as good as random.
+      const int r = __builtin_ctzll(high | (m & (std::uint64_t{0} - std::uint64_t{high == 0})));
       offered |= std::uint64_t{1} << r;
       offers[r] |= std::uint64_t{1} << b;
     }
