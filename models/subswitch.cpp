@@ -36,7 +36,6 @@ struct Subswitch::Scratch {
   // and those asked by several (va_several), zero between steps.
   std::vector<Allocator::SmallGroup> va_groups;
   std::vector<std::uint64_t> va_ports, va_several;
-  std::uint64_t sw_cols[64] = {};  // allocate_switch_plain: per output, the rows asking for it
   // A group of at most 64 requesters handed whole to the allocator
   // (Allocator::allocate_group): the requesters, their masks, their grants.
   int group_inputs[64] = {}, group_grants[64] = {};
@@ -252,17 +251,16 @@ void Subswitch::end_sa_waits(Cycle now) {
 }
 
 // (During a step, after its route test: the next test is the next step's.)
-void Subswitch::start_packet_if_any(int idx, Cycle ready, Cycle now) {
-  InputVc& v = vcs_[std::size_t(idx)];
+// v is a VC whose tail has just left; words and bit, its bit set and bit.
+inline void Subswitch::start_packet_if_any(InputVc& v, VcWords& words, std::uint64_t bit, Cycle ready, Cycle now) {
   if (!v.has_front) {
     v.state = VcState::Idle;
     return;
   }
   v.state = VcState::Routing;
   v.stage = ready_bits(ready);
-  VcWords& words = words_of(idx);
-  words.routing |= bit_of(idx);
-  words.sa_wait |= bit_of(idx) & (std::uint64_t{0} - std::uint64_t{ready > now + 1});
+  words.routing |= bit;
+  words.sa_wait |= bit & (std::uint64_t{0} - std::uint64_t{ready > now + 1});
 }
 
 void Subswitch::invalid_route() const {
@@ -538,6 +536,19 @@ void Subswitch::allocate_vc_ports(int n, int ports, Cycle now) {
   }
 }
 
+namespace {
+// allocate_switch_plain's scratch, one per thread as Subswitch::Scratch,
+// of fixed size (at most 64 rows and outputs): a plain thread_local, read
+// without a call and a size test a step (scratch() cost about 43
+// instructions a step). Per output, the rows asking for it (set for the
+// outputs asked only); per row, its grant.
+struct PlainSwitchScratch {
+  std::uint64_t cols[64];
+  int grants[64];
+};
+thread_local PlainSwitchScratch plain_switch_scratch;
+}  // namespace
+
 // The common switch (no held connections, no port copies, no input
 // speedup, at most 64 inputs and outputs): allocate_switch with the
 // allocator's columns (the rows asking for each output) built in the scan,
@@ -547,46 +558,71 @@ void Subswitch::allocate_vc_ports(int n, int ports, Cycle now) {
 template <bool kVcBytes>
 void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
-  Scratch& s = scratch();
-  std::uint64_t* cols = s.sw_cols;  // set for the bits of `outputs` only
+  PlainSwitchScratch& s = plain_switch_scratch;
+  std::uint64_t* const cols = s.cols;
+  // The arrays and parameters in locals, read once: through the members
+  // the compiler read them again after each store that may alias them.
+  const PlainSend send{rows_.data(), vcs_.data(), out_.data(), vc_words_.data(), params_.vcs,
+                       params_.sa_cycles + params_.st_cycles, now + params_.policy.next_head_delay_cycles,
+                       params_.rc_cycles, all_router_inputs_, now};
+  const bool outputs_serialize = outputs_serialize_;
   for_each_switch_ready_vc([&](int idx) {
-    const InputVc& v = vcs_[std::size_t(idx)];
+    const InputVc& v = send.vcs[idx];
     const int p = by_vcs_.quot(idx);
-    Row& r = rows_[std::size_t(p)];
+    Row& r = send.rows[p];
     if (r.busy_until > now) return;
     const int out = v.out_port;
-    const OutputPort& o = out_[out];
+    const OutputPort& o = send.outs[out];
     // The output's link line only when a send can keep it busy past this
     // cycle (outputs_serialize_): a VC that does not send is spared it.
-    if (!(o.credit_vcs >> v.out_vc & 1) || (outputs_serialize_ && !o.link->can_send(now))) return;
+    if (!(o.credit_vcs >> v.out_vc & 1) || (outputs_serialize && !o.link->can_send(now))) return;
     const std::uint64_t row_bit = std::uint64_t{1} << p, out_bit = std::uint64_t{1} << out;
     rows |= row_bit;
-    const int k = idx - p * params_.vcs;
+    const int k = idx - p * send.vcs_per_port;
     r.vcs_asking |= kVcBytes ? std::uint64_t(out + 1) << (8 * k) : std::uint64_t{1} << k;
-    // A column's first request starts it afresh: a mask, not a branch
-    // (whether the output was asked already is random).
-    cols[out] = (cols[out] & (std::uint64_t{0} - (outputs >> out & 1))) | row_bit;
+    cols[out] |= row_bit;  // zero between steps
     outputs |= out_bit;
   });
   if (!rows) return;
-  int* grants = s.row_grant.data();
+  int* const grants = s.grants;
   std::uint64_t granted;
-  if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
-    const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
-    grants[row] = sw_alloc_->allocate_one(row, lo, outputs >> lo);
-    granted = std::uint64_t{grants[row] >= 0} << row;
-  } else {
-    granted = sw_alloc_->allocate_columns(rows, outputs, cols, grants);
+  {
+    // The columns asked zero again once allocated (also if the allocator
+    // throws: the next subswitch of the thread reads them): a store an
+    // output, where starting each column afresh at its first request (a
+    // mask) took about 8 more instructions a request. (Starting a row's
+    // requests afresh the same way, instead of the loop clearing those of
+    // the rows not granted below, cost more instructions than that loop's
+    // mispredicted exits.)
+    const struct ClearColumns {
+      std::uint64_t* cols;
+      std::uint64_t outputs;
+      ~ClearColumns() {
+        for (std::uint64_t t = outputs; t; t &= t - 1) cols[__builtin_ctzll(t)] = 0;
+      }
+    } clear{cols, outputs};
+    if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
+      const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
+      grants[row] = sw_alloc_->allocate_one(row, lo, outputs >> lo);
+      granted = std::uint64_t{grants[row] >= 0} << row;
+    } else {
+      granted = sw_alloc_->allocate_columns(rows, outputs, cols, grants);
+    }
   }
   // The requests of the rows not granted are spent (a send spends its row's).
   for (std::uint64_t left = rows & ~granted; left; left &= left - 1)
-    rows_[std::size_t(__builtin_ctzll(left))].vcs_asking = 0;
+    send.rows[__builtin_ctzll(left)].vcs_asking = 0;
   // The sends in ascending rows, as the scan; the granted rows come as a
-  // mask, so no branch asks which rows were granted.
-  for (; granted; granted &= granted - 1) {
+  // mask, so no branch asks which rows were granted. The flits are counted
+  // once, after them.
+  std::uint64_t sends = 0;
+  for (; granted; granted &= granted - 1, ++sends) {
     const int row = __builtin_ctzll(granted);
-    send_from_row_plain<kVcBytes>(row, grants[row], now);
+    send_from_row_plain<kVcBytes>(send, row, grants[row]);
   }
+  buffered_flits_ -= sends;
+  activity_.buffer_reads += sends;
+  activity_.crossbar_flits += sends;
 }
 
 void Subswitch::allocate_switch(Cycle now) {
@@ -727,30 +763,25 @@ void Subswitch::send_from_row(int row, int column, Cycle now) {
   ptr = k + 1 == nrow_vcs ? 0 : k + 1;
 }
 
-inline void Subswitch::depart(InputVc& v, int idx, int port, int vc, Link* in_link, OutputPort& o, bool queue,
-                              Cycle now) {
+inline void Subswitch::depart(InputVc& v, int idx, VcWords& words, std::uint64_t bit, int vc, Link* in_link,
+                              OutputPort& o, bool queue, int extra_cycles, Cycle head_ready, Cycle now) {
   Flit& f = v.front;  // sent from its slot, then popped
-  VcWords& words = words_of(idx);
-  const std::uint64_t bit = bit_of(idx);
   // Without a branch: whether more flits wait is as good as random.
   words.occupied &= ~(bit & (std::uint64_t{0} - std::uint64_t{!v.behind}));
-  --buffered_flits_;
-  ++activity_.buffer_reads;
-  ++activity_.crossbar_flits;
   in_link->send_credit(vc, now);
   const int out_vc = v.out_vc;
   f.vc = std::int16_t(out_vc);
   ++f.hops;
   if (o.track_credits && --o.credits[out_vc] == 0) o.credit_vcs &= ~(std::uint64_t{1} << out_vc);
-  if (queue) o.link->enqueue(f, now, params_.sa_cycles + params_.st_cycles);
-  else o.link->send(f, now, params_.sa_cycles + params_.st_cycles);
+  if (queue) o.link->enqueue(f, now, extra_cycles);
+  else o.link->send(f, now, extra_cycles);
   const bool tail = f.tail;
   pop_front(v, idx);
   if (tail) {
     o.vc_owned &= ~(std::uint64_t{1} << out_vc);
     v.out_port = v.out_vc = -1;
     words.active &= ~bit;
-    start_packet_if_any(idx, now + params_.policy.next_head_delay_cycles + rc_cycles(port), now);
+    start_packet_if_any(v, words, bit, head_ready, now);
   }
 }
 
@@ -760,9 +791,9 @@ inline void Subswitch::depart(InputVc& v, int idx, int port, int vc, Link* in_li
 // link takes the flit now), inlined into the send loop: the two calls a
 // flit cost about 30 instructions of entry and exit.
 template <bool kVcBytes>
-[[gnu::always_inline]] inline void Subswitch::send_from_row_plain(int row, int out, Cycle now) {
-  const int V = params_.vcs;
-  Row& port_row = rows_[std::size_t(row)];
+[[gnu::always_inline]] inline void Subswitch::send_from_row_plain(const PlainSend& send, int row, int out) {
+  const int V = send.vcs_per_port;
+  Row& port_row = send.rows[row];
   const std::uint64_t asking = port_row.vcs_asking;
   port_row.vcs_asking = 0;  // the request is spent
   int& ptr = port_row.vc_pointer;
@@ -780,7 +811,7 @@ template <bool kVcBytes>
   } else {
     std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
     if (asking & (asking - 1)) {
-      const InputVc* vcs = &vcs_[std::size_t(row) * V];
+      const InputVc* vcs = &send.vcs[std::size_t(row) * V];
       candidates = 0;
       for (std::uint64_t m = asking; m; m &= m - 1)
         if (vcs[__builtin_ctzll(m)].out_port == out) candidates |= m & -m;
@@ -788,13 +819,16 @@ template <bool kVcBytes>
     }
     k = bits::first_cyclic(candidates, ptr);
   }
+  const Cycle now = send.now;
   port_row.busy_until = now + Cycle(port_row.serialization_cycles);
   ptr = k + 1 == V ? 0 : k + 1;
   // traverse(row, k, now) of this switch.
   const int idx = row * V + k;
-  InputVc& v = vcs_[std::size_t(idx)];
+  InputVc& v = send.vcs[idx];
   if (v.front.traced) trace(TraceEvent::Traverse, now, row, k, v.front);
-  depart(v, idx, row, k, port_row.link, out_[std::size_t(out)], false, now);
+  const Cycle head_ready = send.head_ready + Cycle(send.all_router_inputs ? send.rc_cycles : rc_cycles(row));
+  depart(v, idx, send.words[idx >> 6], bit_of(idx), k, port_row.link, send.outs[out], false, send.extra_cycles,
+         head_ready, now);
 }
 
 void Subswitch::traverse(int port, int vc, Cycle now) {
@@ -810,7 +844,12 @@ void Subswitch::traverse(int port, int vc, Cycle now) {
       out_held_by_[v.out_port] = row;
     }
   }
-  depart(v, port * params_.vcs + vc, port, vc, port_link(port), o, !crossbar_ports_.empty(), now);
+  const int idx = port * params_.vcs + vc;
+  --buffered_flits_;
+  ++activity_.buffer_reads;
+  ++activity_.crossbar_flits;
+  depart(v, idx, words_of(idx), bit_of(idx), vc, port_link(port), o, !crossbar_ports_.empty(),
+         params_.sa_cycles + params_.st_cycles, now + params_.policy.next_head_delay_cycles + rc_cycles(port), now);
 }
 
 void Subswitch::release_hold(int row, int out) {

@@ -258,13 +258,18 @@ class alignas(64) Subswitch {
   void route_and_allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
   void traverse(int port, int vc, Cycle now);
-  // A flit's departure from input VC idx (VC vc of input port `port`,
-  // whose link is in_link) to its output port o, the same on both switch
-  // paths (traverse, and the plain switch's send inlined into its loop).
-  // queue: the output port has copies (Link::enqueue).
-  [[gnu::always_inline]] void depart(InputVc& v, int idx, int port, int vc, Link* in_link, OutputPort& o, bool queue,
-                                     Cycle now);
-  void start_packet_if_any(int idx, Cycle ready, Cycle now);
+  struct VcWords;  // (below)
+  // A flit's departure from input VC v (index idx, its bit set `words`
+  // and bit; VC vc of an input port whose link is in_link) to its output
+  // port o, the same on both switch paths (traverse, and the plain
+  // switch's send inlined into its loop). queue: the output port has
+  // copies (Link::enqueue); extra_cycles: sa_cycles + st_cycles;
+  // head_ready: when the route computation of a head behind a tail would
+  // end. The caller counts the flit (buffered_flits_, activity_): the
+  // plain switch once a step.
+  [[gnu::always_inline]] void depart(InputVc& v, int idx, VcWords& words, std::uint64_t bit, int vc, Link* in_link,
+                                     OutputPort& o, bool queue, int extra_cycles, Cycle head_ready, Cycle now);
+  void start_packet_if_any(InputVc& v, VcWords& words, std::uint64_t bit, Cycle ready, Cycle now);
   [[noreturn, gnu::cold, gnu::noinline]] void bad_vc(int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int port, int vc) const;
   [[noreturn, gnu::cold, gnu::noinline]] void body_at_idle_front() const;
@@ -344,8 +349,24 @@ class alignas(64) Subswitch {
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
   template <bool kVcBytes>
   void allocate_switch_plain(Cycle now);
+  // What each send of a plain switch step reads besides its row, VC and
+  // output, read once a step into locals: through the members the
+  // compiler read them again after every send (a store to a VC's int8_t
+  // field may alias any member).
+  struct PlainSend {
+    Row* rows;
+    InputVc* vcs;
+    OutputPort* outs;
+    VcWords* words;
+    int vcs_per_port;
+    int extra_cycles;  // sa_cycles + st_cycles
+    Cycle head_ready;  // now + next_head_delay_cycles: a new head's ready time, less its route computation
+    int rc_cycles;
+    bool all_router_inputs;
+    Cycle now;
+  };
   template <bool kVcBytes>
-  void send_from_row_plain(int row, int out, Cycle now);
+  void send_from_row_plain(const PlainSend& send, int row, int out);
   // Only flits with Flit::traced get here: cold, out of line and with few
   // arguments (the rest is read from the VC's state), so the hooks leave
   // the per-cycle code as it was.
