@@ -360,10 +360,10 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 
 // The VCs VcAlloc VC v may take: the free VCs of [vc_lo, vc_hi] of its
 // output port with credits for what the packet needs (bits from 0).
-inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
-  const OutputPort& o = out_[v.out_port];
+template <bool kCredit>
+inline std::uint64_t Subswitch::va_mask_in(const InputVc& v, const OutputPort& o) const {
   std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi())) & (~std::uint64_t{0} << v.vc_lo()) & ~o.vc_owned;
-  if (params_.policy.va_requires_credit) {
+  if (kCredit) {
     mask &= o.credit_vcs;  // need >= 1
     const int need = params_.policy.wormhole ? 1 : v.front.packet_flits;
     if (need > 1 && o.track_credits)
@@ -371,6 +371,11 @@ inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
         if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
   }
   return mask;
+}
+
+inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
+  const OutputPort& o = out_[v.out_port];
+  return params_.policy.va_requires_credit ? va_mask_in<true>(v, o) : va_mask_in<false>(v, o);
 }
 
 // The VC allocation of a step with at most 8 VCs (va_small_): the requests
@@ -393,30 +398,20 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
   const VcWords* const vc_words = vc_words_.data();
   const std::size_t nwords = vc_words_.size();
   unsigned overfull = 0;  // some port's ninth request (bit 3 of its place)
-  // The scan, with the credit test of va_mask decided once a step (a
-  // setting of the run), not per request.
+  // The scan, with va_mask's credit test decided once a step (a setting
+  // of the run), not per request.
   const auto scan = [&](auto requires_credit) {
-    const bool wormhole = params_.policy.wormhole;
     for (std::size_t w = 0; w < nwords; ++w)
       for (std::uint64_t word = vc_words[w].occupied & ~(vc_words[w].active | vc_words[w].routing); word;
            word &= word - 1) {
         const int idx = int(w * 64) + __builtin_ctzll(word);
         const InputVc& v = vcs[std::size_t(idx)];
-        const int port = v.out_port;
-        const OutputPort& o = outs[std::size_t(port)];
-        // va_mask(v).
-        std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi())) & (~std::uint64_t{0} << v.vc_lo()) & ~o.vc_owned;
-        if (decltype(requires_credit)::value) {
-          mask &= o.credit_vcs;  // need >= 1
-          const int need = wormhole ? 1 : v.front.packet_flits;
-          if (need > 1 && o.track_credits)
-            for (std::uint64_t m = mask; m; m &= m - 1)
-              if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
-        }
+        const std::uint64_t mask = va_mask_in<decltype(requires_credit)::value>(v, outs[std::size_t(v.out_port)]);
         if (!mask) continue;
         // Into the port's group, a new one at its first request: without a
         // branch (whether a port was asked already is random), by masks
         // (with selects, the compiler made two paths of the rest).
+        const int port = v.out_port;
         const std::uint64_t bit = std::uint64_t{1} << (port & 63);
         std::uint64_t& asked_word = ports[port >> 6];
         const std::uint64_t asked = std::uint64_t{0} - (asked_word >> (port & 63) & 1);  // all ones: not the first
@@ -430,8 +425,7 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
         g.masks[place & 7] = mask;
         // The mask's bit b to bit 0 of byte b (bits 0-6 by a multiply
         // whose eight shifted copies do not overlap, bit 7 apart), at the place.
-        const std::uint64_t spread =
-            ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
+        const std::uint64_t spread = ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
         g.cols = (g.cols & asked) | spread << (place & 7);
       }
   };

@@ -302,6 +302,10 @@ class alignas(64) Subswitch {
   void allocate_vc_ports(int n, int ports, Cycle now);
   bool allocate_vcs_small(Cycle now);
   std::uint64_t va_mask(const InputVc& v) const;
+  // va_mask with the credit test (va_requires_credit) decided by the
+  // caller, once a step, and the output port passed in.
+  template <bool kCredit>
+  std::uint64_t va_mask_in(const InputVc& v, const OutputPort& o) const;
   void route_vc(int idx);
   // Per 64 VCs, the bit sets the per-cycle scans read, side by side: a
   // radix-32 subswitch of 4 VCs keeps all four in one cache line (a large
