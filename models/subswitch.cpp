@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 #include <stdexcept>
+#include <type_traits>
 
 namespace nwn {
 
@@ -284,16 +285,6 @@ void Subswitch::overflow(int p, int vc) const {
                          " (credit protocol violated)");
 }
 
-Cycle Subswitch::receive_credits(int p, Cycle now) {
-  OutputPort& o = out_[p];
-  Cycle at;
-  while ((at = o.link->next_credit_at()) <= now) {
-    const int vc = o.link->pop_credit();
-    if (o.track_credits && o.credits[vc]++ == 0) o.credit_vcs |= std::uint64_t{1} << vc;
-  }
-  return at;
-}
-
 // The route of Routing VC `idx`, whose route computation ends now: on to VcAlloc.
 inline void Subswitch::route_vc(int idx) {
   const int V = params_.vcs;
@@ -367,10 +358,10 @@ void Subswitch::route_and_allocate_vcs(Cycle now) {
 
 // The VCs VcAlloc VC v may take: the free VCs of [vc_lo, vc_hi] of its
 // output port with credits for what the packet needs (bits from 0).
-inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
-  const OutputPort& o = out_[v.out_port];
+template <bool kCredit>
+inline std::uint64_t Subswitch::va_mask_in(const InputVc& v, const OutputPort& o) const {
   std::uint64_t mask = (~std::uint64_t{0} >> (63 - v.vc_hi())) & (~std::uint64_t{0} << v.vc_lo()) & ~o.vc_owned;
-  if (params_.policy.va_requires_credit) {
+  if (kCredit) {
     mask &= o.credit_vcs;  // need >= 1
     const int need = params_.policy.wormhole ? 1 : v.front.packet_flits;
     if (need > 1 && o.track_credits)
@@ -378,6 +369,11 @@ inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
         if (o.credits[__builtin_ctzll(m)] < need) mask &= ~(m & -m);
   }
   return mask;
+}
+
+inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
+  const OutputPort& o = out_[v.out_port];
+  return params_.policy.va_requires_credit ? va_mask_in<true>(v, o) : va_mask_in<false>(v, o);
 }
 
 // The VC allocation of a step with at most 8 VCs (va_small_): the requests
@@ -391,34 +387,52 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
   Scratch& s = scratch();
   std::uint64_t* const ports = s.va_ports.data();
   std::uint64_t* const several = s.va_several.data();
+  Allocator::SmallGroup* const groups = s.va_groups.data();
+  // The arrays in locals: the scan's stores (bytes among them) may alias
+  // any member, and through the members the compiler read every vector's
+  // start again after each store (about 11 instructions a request).
+  const InputVc* const vcs = vcs_.data();
+  const OutputPort* const outs = out_.data();
+  const VcWords* const vc_words = vc_words_.data();
+  const std::size_t nwords = vc_words_.size();
   unsigned overfull = 0;  // some port's ninth request (bit 3 of its place)
-  for_each_vc_allocation_vc([&](int idx, const InputVc& v) {
-    const std::uint64_t mask = va_mask(v);
-    if (!mask) return;
-    // Into the port's group, a new one at its first request: without a
-    // branch (whether a port was asked already is random), by masks
-    // (with selects, the compiler made two paths of the rest).
-    const int port = v.out_port;
-    const std::uint64_t bit = std::uint64_t{1} << (port & 63);
-    std::uint64_t& asked_word = ports[port >> 6];
-    const std::uint64_t asked = std::uint64_t{0} - (asked_word >> (port & 63) & 1);  // all ones: not the first
-    asked_word |= bit;
-    Allocator::SmallGroup& g = s.va_groups[std::size_t(port)];
-    const int place = g.count & int(asked);
-    overfull |= unsigned(place);
-    g.count = place + 1;
-    several[port >> 6] |= bit & (std::uint64_t{0} - std::uint64_t{place == 1});
-    g.inputs[place & 7] = idx;
-    g.masks[place & 7] = mask;
-    // The mask's bit b to bit 0 of byte b (bits 0-6 by a multiply
-    // whose eight shifted copies do not overlap, bit 7 apart), at the place.
-    const std::uint64_t spread = ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
-    g.cols = (g.cols & asked) | spread << (place & 7);
-  });
+  // The scan, with va_mask's credit test decided once a step (a setting
+  // of the run), not per request.
+  const auto scan = [&](auto requires_credit) {
+    for (std::size_t w = 0; w < nwords; ++w)
+      for (std::uint64_t word = vc_words[w].occupied & ~(vc_words[w].active | vc_words[w].routing); word;
+           word &= word - 1) {
+        const int idx = int(w * 64) + __builtin_ctzll(word);
+        const InputVc& v = vcs[std::size_t(idx)];
+        const std::uint64_t mask = va_mask_in<decltype(requires_credit)::value>(v, outs[std::size_t(v.out_port)]);
+        if (!mask) continue;
+        // Into the port's group, a new one at its first request: without a
+        // branch (whether a port was asked already is random), by masks
+        // (with selects, the compiler made two paths of the rest).
+        const int port = v.out_port;
+        const std::uint64_t bit = std::uint64_t{1} << (port & 63);
+        std::uint64_t& asked_word = ports[port >> 6];
+        const std::uint64_t asked = std::uint64_t{0} - (asked_word >> (port & 63) & 1);  // all ones: not the first
+        asked_word |= bit;
+        Allocator::SmallGroup& g = groups[std::size_t(port)];
+        const int place = g.count & int(asked);
+        overfull |= unsigned(place);
+        g.count = place + 1;
+        several[port >> 6] |= bit & (std::uint64_t{0} - std::uint64_t{place == 1});
+        g.inputs[place & 7] = idx;
+        g.masks[place & 7] = mask;
+        // The mask's bit b to bit 0 of byte b (bits 0-6 by a multiply
+        // whose eight shifted copies do not overlap, bit 7 apart), at the place.
+        const std::uint64_t spread = ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
+        g.cols = (g.cols & asked) | spread << (place & 7);
+      }
+  };
+  if (params_.policy.va_requires_credit) scan(std::true_type{});
+  else scan(std::false_type{});
   const int words = bits::words_for(params_.outputs);
   int k = 0;
   if (!(overfull & 8))
-    k = vc_alloc_->allocate_ports(words, ports, several, s.va_groups.data(), V, s.va_inputs.data(), s.va_grants.data());
+    k = vc_alloc_->allocate_ports(words, ports, several, groups, V, s.va_inputs.data(), s.va_grants.data());
   for (int w = 0; w < words; ++w) ports[w] = several[w] = 0;
   if (overfull & 8) return false;
   if (k == 0) return true;
@@ -429,15 +443,23 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
     return true;
   }
   const Cycle ready = now + params_.va_cycles;
+  const std::uint16_t ready16 = ready_bits(ready);
+  // In locals, as the scan's: each grant stores bytes.
+  const int* const inputs = s.va_inputs.data();
+  const int* const grants = s.va_grants.data();
+  InputVc* const vcs_w = vcs_.data();
+  OutputPort* const outs_w = out_.data();
+  VcWords* const words_w = vc_words_.data();
   for (int i = 0; i < k; ++i) {
-    const int req = s.va_inputs[std::size_t(i)];
-    InputVc& v = vcs_[std::size_t(req)];
-    const int out_vc = s.va_grants[std::size_t(i)] - v.out_port * V;
+    const int req = inputs[i];
+    InputVc& v = vcs_w[std::size_t(req)];
+    const int port = v.out_port;
+    const int out_vc = grants[i] - port * V;
     v.out_vc = std::int8_t(out_vc);
-    out_[v.out_port].vc_owned |= std::uint64_t{1} << out_vc;
+    outs_w[std::size_t(port)].vc_owned |= std::uint64_t{1} << out_vc;
     v.state = VcState::Active;
-    v.stage = ready_bits(ready);
-    VcWords& vw = words_of(req);
+    v.stage = ready16;
+    VcWords& vw = words_w[std::size_t(req >> 6)];
     vw.active |= bit_of(req);
     vw.sa_wait |= bit_of(req);
   }

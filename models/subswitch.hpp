@@ -307,6 +307,10 @@ class alignas(64) Subswitch {
   void allocate_vc_ports(int n, int ports, Cycle now);
   bool allocate_vcs_small(Cycle now);
   std::uint64_t va_mask(const InputVc& v) const;
+  // va_mask with the credit test (va_requires_credit) decided by the
+  // caller, once a step, and the output port passed in.
+  template <bool kCredit>
+  std::uint64_t va_mask_in(const InputVc& v, const OutputPort& o) const;
   void route_vc(int idx);
   // Per 64 VCs, the bit sets the per-cycle scans read, side by side: a
   // radix-32 subswitch of 4 VCs keeps all four in one cache line (a large
@@ -502,6 +506,19 @@ class alignas(64) Subswitch {
       words.routing |= bit_of(idx);
       words.sa_wait |= bit_of(idx) & (std::uint64_t{0} - std::uint64_t{rc > 0});  // not due in this cycle's step
     }
+  }
+  return at;
+}
+
+// In the header for the same reason (the router's visit of its due outputs
+// inlines it): a call per credit cost about 20 of its 66 instructions.
+[[gnu::always_inline]] inline Cycle Subswitch::receive_credits(int p, Cycle now) {
+  OutputPort& o = out_[std::size_t(p)];
+  Link* const link = o.link;
+  Cycle at;
+  while ((at = link->next_credit_at()) <= now) {
+    const int vc = link->pop_credit();
+    if (o.track_credits && o.credits[vc]++ == 0) o.credit_vcs |= std::uint64_t{1} << vc;
   }
   return at;
 }
