@@ -10,6 +10,7 @@
 #include "models/kernel.hpp"
 #include "models/link.hpp"
 #include "models/ring.hpp"
+#include "models/rng.hpp"
 
 namespace nwn {
 namespace {
@@ -159,6 +160,37 @@ TEST(PendingInputs, AnInputMarkedWithItsArrivalIsVisitedOnlyThen) {
   visit(9, kNever);
   EXPECT_EQ(p.count(), 0);
   EXPECT_EQ(seen.size(), 5u);
+}
+
+// The due test of due_mask and visit_due (sixteen arrivals at a time with
+// SSE2) against the one-input-at-a-time test of for_each_due, on random
+// marks and arrivals around `now`, some inputs unmarked, some arrivals
+// unknown (0), in one word and in three.
+TEST(PendingInputs, TheWideDueTestAgreesWithTheOneInputTest) {
+  Rng rng(7, 1);
+  for (int n : {64, 40, 130}) {
+    for (int trial = 0; trial < 300; ++trial) {
+      PendingInputs p;
+      p.resize(n);
+      const Cycle now = 100 + rng.below(70000);
+      for (int i = 0; i < n; ++i) {
+        const std::uint32_t kind = rng.below(4);
+        if (kind == 0) continue;  // unmarked
+        p.mark(i, kind == 1 ? Cycle{0} : now - 20 + rng.below(40));
+      }
+      std::vector<int> one, wide;
+      p.for_each_due(now, [&](int i) { one.push_back(i); });
+      if (p.one_word()) {
+        for (std::uint64_t m = p.due_mask(now); m; m &= m - 1) wide.push_back(__builtin_ctzll(m));
+      } else {
+        p.visit_due(now, [&](int i) {
+          wide.push_back(i);
+          return kNever;
+        });
+      }
+      ASSERT_EQ(wide, one) << "n " << n << " trial " << trial;
+    }
+  }
 }
 
 TEST(PendingInputs, AnArrivalPastTheKeptBitsIsVisitedNoLater) {
