@@ -170,8 +170,7 @@ void Kernel::run_share(std::size_t index, Cycle now, Cycle cycles) {
   Share& s = shares_[index];
   try {
     if (shares_.size() == 1) {
-      const std::size_t first = colour_ == 1 ? chunk_colour_[1] : 0, last = colour_ == 0 ? chunk_colour_[1] : chunk_colour_[2];
-      run_clusters(chunk_begin_[first], chunk_begin_[last], now, cycles);
+      run_clusters(chunk_begin_[run_chunks_[0]], chunk_begin_[run_chunks_[1]], now, cycles);
       return;
     }
     for (std::size_t k; (k = take_chunk(s, true)) != kNoChunk;) run_chunk(s, k, now, cycles);
@@ -262,13 +261,14 @@ void Kernel::wake_at(Cycle c) {
 }
 
 void Kernel::run_block(int colour, Cycle now, Cycle cycles) {
-  colour_ = colour;
+  run_chunks_[0] = colour == 1 ? chunk_colour_[1] : 0;
+  run_chunks_[1] = colour == 0 ? chunk_colour_[1] : chunk_colour_[2];
   if (shares_.size() == 1) {
     run_share(0, now, cycles);
   } else {
     cycle_now_ = now;
     cycle_count_ = cycles;
-    split_chunks(colour == 1 ? chunk_colour_[1] : 0, colour == 0 ? chunk_colour_[1] : chunk_colour_[2]);
+    split_chunks(run_chunks_[0], run_chunks_[1]);
     start_workers(kRun);
     run_share(0, now, cycles);
     wait_for_workers();

@@ -208,7 +208,7 @@ class Kernel : public sc_core::sc_module {
   // all chunks are [chunk_colour_[0], chunk_colour_[2]). One colour: the
   // first range holds them all and the second is empty.
   std::size_t chunk_colour_[3] = {0, 0, 0};
-  int colour_ = 2;  // the colour the block being run runs (2: all)
+  std::size_t run_chunks_[2] = {0, 0};  // the chunks the block being run runs: its colour's, or all
   std::vector<Share> shares_;
   Clock clock_;
   Cycle last_cycle_ = kNever;

@@ -36,12 +36,10 @@ class FclosRouting final : public GlobalRouting {
     here_.reserve(std::size_t(s_.routers()));
     for (int r = 0; r < s_.routers(); ++r) {
       const int level = r / s_.per_level, w = r % s_.per_level;
-      Here h{Rng(c.seed, 0x6663ULL << 32 | std::uint64_t(r)), 0, 0, bits::Divisor(s_.power[level])};
       // <w, l> is an ancestor of p when w_j = p_(j+1) for every j >= l:
       // when p lies in the span of power[l + 1] nodes from lo.
-      h.lo = w / s_.power[level] * s_.power[level + 1];
-      h.span = std::uint32_t(s_.power[level + 1]);
-      here_.push_back(h);
+      here_.push_back({Rng(c.seed, 0x6663ULL << 32 | std::uint64_t(r)), w / s_.power[level] * s_.power[level + 1],
+                       std::uint32_t(s_.power[level + 1]), bits::Divisor(s_.power[level])});
     }
   }
 
