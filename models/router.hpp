@@ -88,6 +88,12 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   // Free buffer space (credits, all VCs) behind router output `port`: the
   // congestion measure of adaptive routing.
   int output_credits(int port) const;
+  // The decision for a head whose global route is set, when the router's
+  // one subswitch takes it as it is (GlobalRouting::route_plain).
+  RouteDecision plain_decision(int in_port, Flit& head) {
+    if (__builtin_expect(head.traced, 0)) return route_traced(0, in_port, head);
+    return {head.router_out, head.router_vc_lo, head.router_vc_hi};
+  }
   // Counts packets from each input port to each output port (Fig. 6, 7).
   void enable_heatmap();
   const std::vector<std::uint64_t>& heatmap() const { return heatmap_; }  // inputs x outputs
@@ -128,6 +134,7 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   bool plain_route_ = false;
   bool route_to_destination_ = false;  // global_->routes_to_destination()
   bool to_destination_ = false;  // both
+  bool plain_global_ = false;  // plain_route_, a global routing, not route_to_destination_
   int id_;  // read by the global routing
   // The only subswitch (null with several): prefetch reaches it without
   // the line of subswitches_.

@@ -50,6 +50,12 @@ class GlobalRouting {
   // VCs to all of the router's (RouterParams::vcs), and keeps no state: a
   // router then does so itself, without the call (one router).
   virtual bool routes_to_destination() const { return false; }
+  // route(), then the decision of a router whose one subswitch takes the
+  // global route as it is (Router::plain_decision): the router's common
+  // case, reached by a tail call from Router::route. A routing overrides
+  // it to have its route inlined there (sim/routing/fclos.cpp): one call
+  // and return a head instead of three (router.cpp).
+  virtual RouteDecision route_plain(Router& router, int in_port, Flit& head);
 };
 
 }  // namespace nwn

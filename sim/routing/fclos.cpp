@@ -70,6 +70,10 @@ class FclosRouting final : public GlobalRouting {
     head.router_vc_lo = 0;
     head.router_vc_hi = std::uint8_t(vcs_ - 1);
   }
+  RouteDecision route_plain(Router& router, int in_port, Flit& head) override {
+    FclosRouting::route(router, in_port, head);
+    return router.plain_decision(in_port, head);
+  }
 
  private:
   // A router's routing state in one line: its up-port stream, and where

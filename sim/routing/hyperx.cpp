@@ -52,6 +52,12 @@ class HyperXRouting final : public GlobalRouting {
     for (int r = 0; r < sh_.routers; ++r) rng_.emplace_back(c.seed, 0x6878ULL << 32 | std::uint64_t(r));
   }
 
+  // Router::route's common case with this route inlined (GlobalRouting::route_plain).
+  RouteDecision route_plain(Router& router, int in_port, Flit& head) override {
+    HyperXRouting::route(router, in_port, head);
+    return router.plain_decision(in_port, head);
+  }
+
   void route(Router& router, int in_port, Flit& head) override {
     const int r = router.id();
     const int dst_router = head.dst / sh_.t;
