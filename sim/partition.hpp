@@ -13,6 +13,11 @@
 // routers below the top level, by the subtrees they form, each with a
 // share of the top routers) and the group labels of the others (a
 // Dragonfly's groups), so that most channels stay inside a rank.
+// sim.partition = metis: a graph partition of any topology, for those
+// without groups (HyperX, tori, Slim Fly) or with too few: the split with
+// the fewest channels between ranks, each rank within 3 % of its share,
+// of METIS's recursive and k-way splits and contiguous ranges (so never
+// more channels than contiguous).
 #pragma once
 #include <string>
 #include <vector>

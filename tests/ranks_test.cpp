@@ -83,6 +83,56 @@ TEST(Partition, PodsOfAFatTreeCrossFewerChannels) {
       }
 }
 
+// METIS splits topologies without groups: every rank gets routers of
+// about equal weight, the same split every time (every rank computes it
+// alone), never more channels between ranks than router-id ranges, and
+// fewer where ranges cut across the graph's structure: a Slim Fly's ids
+// follow its algebra, not its neighbourhoods (130 channels instead of 250
+// for 2 ranks), and 16 ranges of an 8x8 torus are half rows (128 instead
+// of 160 with 4x4 squares). A HyperX's ranges are already its best cuts.
+TEST(Partition, MetisSplitsAnyTopologyEvenlyWithFewerChannelsBetweenRanks) {
+  // A network and the rank counts where METIS must cut fewer channels.
+  const std::vector<std::pair<std::vector<std::string>, std::set<int>>> networks = {
+      {{"network.topology=slimfly", "network.slimfly.q=5", "router.radix=12"}, {2, 3, 4, 16}},
+      {{"network.topology=torus", "network.torus.dims=8,8", "router.radix=8"}, {16}},
+      {{"network.topology=hyperx", "network.hyperx_s=4,4,4", "network.hyperx_t=2", "router.radix=12"}, {}}};
+  for (const auto& [sets, fewer] : networks) {
+    Config cfg;
+    for (const std::string& set : sets) cfg.set_override(set);
+    const topo::Graph g = topo::build_graph(cfg);
+    for (int ranks : {2, 3, 4, 16}) {
+      const long long contiguous = channels_between_ranks(g, partition_routers(cfg, g, ranks));
+      cfg.set_override("sim.partition=metis");
+      const std::vector<int> rank_of = partition_routers(cfg, g, ranks);
+      cfg.set_override("sim.partition=contiguous");
+      const std::string what = g.name + ", " + std::to_string(ranks) + " ranks";
+      ASSERT_EQ(rank_of.size(), std::size_t(g.routers())) << what;
+      std::vector<long long> weight(std::size_t(ranks), 0);
+      long long total = 0, heaviest_router = 0;
+      for (int r = 0; r < g.routers(); ++r) {
+        ASSERT_GE(rank_of[r], 0) << what;
+        ASSERT_LT(rank_of[r], ranks) << what;
+        weight[std::size_t(rank_of[r])] += g.radix(r);
+        total += g.radix(r);
+        heaviest_router = std::max<long long>(heaviest_router, g.radix(r));
+      }
+      EXPECT_EQ(rank_of.front(), 0) << what << ": ranks numbered by their first router";
+      for (long long w : weight) {
+        EXPECT_GT(w, 0) << what << ": a rank without routers";
+        EXPECT_LE(w, total * 103 / 100 / ranks + heaviest_router) << what << ": a rank over 3 % above its share";
+      }
+      cfg.set_override("sim.partition=metis");
+      EXPECT_EQ(partition_routers(cfg, g, ranks), rank_of) << what << ": another split the second time";
+      cfg.set_override("sim.partition=contiguous");
+      if (fewer.count(ranks)) {
+        EXPECT_LT(channels_between_ranks(g, rank_of), contiguous) << what;
+      } else {
+        EXPECT_LE(channels_between_ranks(g, rank_of), contiguous) << what;
+      }
+    }
+  }
+}
+
 TEST(Partition, GroupsOfATopologyWithoutThemIsAnError) {
   const Config cfg = test::config({"network.topology=torus", "network.torus.dims=4,4", "router.radix=8",
                                    "sim.partition=groups"});
