@@ -4,6 +4,9 @@
 #include <ostream>
 #include <stdexcept>
 #include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace nwn {
 
@@ -152,6 +155,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   }
   va_splits_ = vc_alloc_->splits_by_disjoint_outputs();
   va_small_ = va_splits_ && p.vcs <= 8;
+  va_small_fixed_ = va_small_ && p.inputs <= 64 && p.outputs <= 64;
 }
 
 void Subswitch::connect_input(int port, Link* link) {
@@ -382,12 +386,40 @@ inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
 // answers all the ports in one call (Allocator::allocate_ports). Returns
 // false, having granted nothing, when a port has more than 8 requests: the
 // general code then allocates the step.
+namespace {
+// allocate_vcs_small's scratch for a subswitch of at most 64 inputs and
+// outputs (so at most 512 requests of up to 8 VCs each): a plain
+// thread_local of fixed size, as PlainSwitchScratch, read without
+// scratch()'s call and size tests (about 43 instructions a step in the
+// 10-cycle fat tree of 4,096 nodes). The port words zero between steps.
+struct SmallVcScratch {
+  Allocator::SmallGroup groups[64];
+  std::uint64_t ports, several;
+  int inputs[512], grants[512];
+};
+thread_local SmallVcScratch small_vc_scratch;
+}  // namespace
+
 bool Subswitch::allocate_vcs_small(Cycle now) {
   const int V = params_.vcs;
-  Scratch& s = scratch();
-  std::uint64_t* const ports = s.va_ports.data();
-  std::uint64_t* const several = s.va_several.data();
-  Allocator::SmallGroup* const groups = s.va_groups.data();
+  std::uint64_t *ports, *several;
+  Allocator::SmallGroup* groups;
+  int *va_inputs, *va_grants;
+  if (va_small_fixed_) {
+    SmallVcScratch& f = small_vc_scratch;
+    ports = &f.ports;
+    several = &f.several;
+    groups = f.groups;
+    va_inputs = f.inputs;
+    va_grants = f.grants;
+  } else {
+    Scratch& s = scratch();
+    ports = s.va_ports.data();
+    several = s.va_several.data();
+    groups = s.va_groups.data();
+    va_inputs = s.va_inputs.data();
+    va_grants = s.va_grants.data();
+  }
   // The arrays in locals: the scan's stores (bytes among them) may alias
   // any member, and through the members the compiler read every vector's
   // start again after each store (about 11 instructions a request).
@@ -432,21 +464,23 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
   const int words = bits::words_for(params_.outputs);
   int k = 0;
   if (!(overfull & 8))
-    k = vc_alloc_->allocate_ports(words, ports, several, groups, V, s.va_inputs.data(), s.va_grants.data());
-  for (int w = 0; w < words; ++w) ports[w] = several[w] = 0;
+    k = vc_alloc_->allocate_ports(words, ports, several, groups, V, va_inputs, va_grants);
+  // (One word without the loop: the compiler made it two calls of memset.)
+  if (words == 1) ports[0] = several[0] = 0;
+  else for (int w = 0; w < words; ++w) ports[w] = several[w] = 0;
   if (overfull & 8) return false;
   if (k == 0) return true;
   // grant_vc with the latency read once (the usual case: every input a
   // router input, a VC allocation latency of at least a cycle).
   if (!all_router_inputs_ || params_.va_cycles < 1) {
-    for (int i = 0; i < k; ++i) grant_vc(s.va_inputs[std::size_t(i)], s.va_grants[std::size_t(i)], now);
+    for (int i = 0; i < k; ++i) grant_vc(va_inputs[i], va_grants[i], now);
     return true;
   }
   const Cycle ready = now + params_.va_cycles;
   const std::uint16_t ready16 = ready_bits(ready);
   // In locals, as the scan's: each grant stores bytes.
-  const int* const inputs = s.va_inputs.data();
-  const int* const grants = s.va_grants.data();
+  const int* const inputs = va_inputs;
+  const int* const grants = va_grants;
   InputVc* const vcs_w = vcs_.data();
   OutputPort* const outs_w = out_.data();
   VcWords* const words_w = vc_words_.data();
@@ -564,7 +598,7 @@ namespace {
 // without a call and a size test a step (scratch() cost about 43
 // instructions a step). Per output, the rows asking for it (set for the
 // outputs asked only); per row, its grant.
-struct PlainSwitchScratch {
+struct alignas(64) PlainSwitchScratch {
   std::uint64_t cols[64];
   int grants[64];
 };
@@ -616,13 +650,28 @@ void Subswitch::allocate_switch_plain(Cycle now) {
     // requests afresh the same way, instead of the loop clearing those of
     // the rows not granted below, cost more instructions than that loop's
     // mispredicted exits.)
+    // With at most 32 outputs (the fat tree's radix-32 routers), the 32
+    // columns zero in 16 stores without a branch: the loop over the
+    // outputs asked took about 60 instructions a step (of 3,000) in the
+    // 10-cycle fat tree of 4,096 nodes, its exit mispredicted.
     const struct ClearColumns {
       std::uint64_t* cols;
       std::uint64_t outputs;
+      bool upto32;
       ~ClearColumns() {
+        if (upto32) {
+#if defined(__SSE2__)
+          // (Stores of 16 bytes by hand: the compiler made a loop of them a call of memset.)
+#pragma GCC unroll 16
+          for (int i = 0; i < 32; i += 2) _mm_store_si128(reinterpret_cast<__m128i*>(cols + i), _mm_setzero_si128());
+#else
+          for (int i = 0; i < 32; ++i) cols[i] = 0;
+#endif
+          return;
+        }
         for (std::uint64_t t = outputs; t; t &= t - 1) cols[__builtin_ctzll(t)] = 0;
       }
-    } clear{cols, outputs};
+    } clear{cols, outputs, params_.outputs <= 32};
     if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
       const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
       grants[row] = sw_alloc_->allocate_one(row, lo, outputs >> lo);
