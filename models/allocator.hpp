@@ -85,7 +85,10 @@ class Allocator {
   // count may hold anything (a caller fills them as it goes). A cache line
   // and a half: aligned, so that a port's group is found by a shift.
   struct alignas(64) SmallGroup {
-    std::uint64_t cols;  // byte b: the places (bit i: inputs[i]) asking for output b of the port
+    // Byte b: the places (bit i: inputs[i]) asking for output b of the
+    // port. Read for the ports asked by several only (a caller may leave a
+    // lone requester's unset: its grant reads its mask).
+    std::uint64_t cols;
     int count;           // 1 to 8
     int inputs[8];       // ascending
     std::uint64_t masks[8];  // per place: the outputs b of the port it asks for, bits b; not zero

@@ -4,6 +4,9 @@
 #include <ostream>
 #include <stdexcept>
 #include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace nwn {
 
@@ -152,6 +155,7 @@ Subswitch::Subswitch(std::string name, int id, const SubswitchParams& p, Subswit
   }
   va_splits_ = vc_alloc_->splits_by_disjoint_outputs();
   va_small_ = va_splits_ && p.vcs <= 8;
+  va_small_fixed_ = va_small_ && p.inputs <= 64 && p.outputs <= 64;
 }
 
 void Subswitch::connect_input(int port, Link* link) {
@@ -376,18 +380,46 @@ inline std::uint64_t Subswitch::va_mask(const InputVc& v) const {
   return params_.policy.va_requires_credit ? va_mask_in<true>(v, o) : va_mask_in<false>(v, o);
 }
 
+namespace {
+// allocate_vcs_small's scratch for a subswitch of at most 64 inputs and
+// outputs (so at most 512 requests of up to 8 VCs each): a plain
+// thread_local of fixed size, as PlainSwitchScratch, read without
+// scratch()'s call and size tests (about 43 instructions a step in the
+// 10-cycle fat tree of 4,096 nodes). The port words zero between steps.
+struct SmallVcScratch {
+  Allocator::SmallGroup groups[64];
+  std::uint64_t ports, several;
+  int inputs[512], grants[512];
+};
+thread_local SmallVcScratch small_vc_scratch;
+}  // namespace
+
 // The VC allocation of a step with at most 8 VCs (va_small_): the requests
 // go straight into their port's group as the scan finds them (no list to
-// sort by port), each group's columns built with them, and the allocator
-// answers all the ports in one call (Allocator::allocate_ports). Returns
-// false, having granted nothing, when a port has more than 8 requests: the
-// general code then allocates the step.
+// sort by port), the columns of the groups of several are built after it,
+// and the allocator answers all the ports in one call
+// (Allocator::allocate_ports). Returns false, having granted nothing, when
+// a port has more than 8 requests: the general code then allocates the step.
 bool Subswitch::allocate_vcs_small(Cycle now) {
   const int V = params_.vcs;
-  Scratch& s = scratch();
-  std::uint64_t* const ports = s.va_ports.data();
-  std::uint64_t* const several = s.va_several.data();
-  Allocator::SmallGroup* const groups = s.va_groups.data();
+  std::uint64_t *ports, *several;
+  Allocator::SmallGroup* groups;
+  int *va_inputs, *va_grants;
+  if (va_small_fixed_) {
+    SmallVcScratch& f = small_vc_scratch;
+    ports = &f.ports;
+    several = &f.several;
+    groups = f.groups;
+    va_inputs = f.inputs;
+    va_grants = f.grants;
+  } else {
+    Scratch& s = scratch();
+    ports = s.va_ports.data();
+    several = s.va_several.data();
+    groups = s.va_groups.data();
+    va_inputs = s.va_inputs.data();
+    va_grants = s.va_grants.data();
+  }
   // The arrays in locals: the scan's stores (bytes among them) may alias
   // any member, and through the members the compiler read every vector's
   // start again after each store (about 11 instructions a request).
@@ -397,8 +429,11 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
   const std::size_t nwords = vc_words_.size();
   unsigned overfull = 0;  // some port's ninth request (bit 3 of its place)
   // The scan, with va_mask's credit test decided once a step (a setting
-  // of the run), not per request.
-  const auto scan = [&](auto requires_credit) {
+  // of the run), not per request. With at most 64 outputs (one_word) the
+  // ports asked and those asked by several are two locals, not words in
+  // memory to index (about 6 instructions a request fewer).
+  std::uint64_t ports1 = 0, several1 = 0;
+  const auto scan = [&](auto requires_credit, auto one_word) {
     for (std::size_t w = 0; w < nwords; ++w)
       for (std::uint64_t word = vc_words[w].occupied & ~(vc_words[w].active | vc_words[w].routing); word;
            word &= word - 1) {
@@ -411,42 +446,66 @@ bool Subswitch::allocate_vcs_small(Cycle now) {
         // (with selects, the compiler made two paths of the rest).
         const int port = v.out_port;
         const std::uint64_t bit = std::uint64_t{1} << (port & 63);
-        std::uint64_t& asked_word = ports[port >> 6];
+        std::uint64_t& asked_word = decltype(one_word)::value ? ports1 : ports[port >> 6];
         const std::uint64_t asked = std::uint64_t{0} - (asked_word >> (port & 63) & 1);  // all ones: not the first
         asked_word |= bit;
         Allocator::SmallGroup& g = groups[std::size_t(port)];
         const int place = g.count & int(asked);
         overfull |= unsigned(place);
         g.count = place + 1;
-        several[port >> 6] |= bit & (std::uint64_t{0} - std::uint64_t{place == 1});
+        (decltype(one_word)::value ? several1 : several[port >> 6]) |= bit & asked;
         g.inputs[place & 7] = idx;
         g.masks[place & 7] = mask;
-        // The mask's bit b to bit 0 of byte b (bits 0-6 by a multiply
-        // whose eight shifted copies do not overlap, bit 7 apart), at the place.
-        const std::uint64_t spread = ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
-        g.cols = (g.cols & asked) | spread << (place & 7);
       }
   };
-  if (params_.policy.va_requires_credit) scan(std::true_type{});
-  else scan(std::false_type{});
+  if (va_small_fixed_) {
+    if (params_.policy.va_requires_credit) scan(std::true_type{}, std::true_type{});
+    else scan(std::false_type{}, std::true_type{});
+    *ports = ports1;
+    *several = several1;
+  } else {
+    if (params_.policy.va_requires_credit) scan(std::true_type{}, std::false_type{});
+    else scan(std::false_type{}, std::false_type{});
+  }
   const int words = bits::words_for(params_.outputs);
   int k = 0;
-  if (!(overfull & 8))
-    k = vc_alloc_->allocate_ports(words, ports, several, groups, V, s.va_inputs.data(), s.va_grants.data());
-  for (int w = 0; w < words; ++w) ports[w] = several[w] = 0;
+  if (!(overfull & 8)) {
+    // The columns of the ports asked by several (allocate_ports reads no
+    // lone requester's): built here, from the masks, and not per request
+    // in the scan, where most requests are a port's only one (about 13
+    // instructions a request in the 10-cycle fat tree of 4,096 nodes).
+    for (int w = 0; w < words; ++w)
+      for (std::uint64_t t = several[w]; t; t &= t - 1) {
+        Allocator::SmallGroup& g = groups[w * 64 + __builtin_ctzll(t)];
+        // The mask's bit b to bit 0 of byte b (bits 0-6 by a multiply whose
+        // eight shifted copies do not overlap, bit 7 apart), at the place.
+        const auto spread = [](std::uint64_t mask) {
+          return ((mask & 0x7f) * 0x0002040810204081ULL & 0x0101010101010101ULL) | (mask >> 7) << 56;
+        };
+        // Places 0 and 1 (a group of several has both) without the loop,
+        // whose exit then mispredicts only past the usual two.
+        std::uint64_t cols = spread(g.masks[0]) | spread(g.masks[1]) << 1;
+        for (int r = 2; r < g.count; ++r) cols |= spread(g.masks[r]) << r;
+        g.cols = cols;
+      }
+    k = vc_alloc_->allocate_ports(words, ports, several, groups, V, va_inputs, va_grants);
+  }
+  // (One word without the loop: the compiler made it two calls of memset.)
+  if (words == 1) ports[0] = several[0] = 0;
+  else for (int w = 0; w < words; ++w) ports[w] = several[w] = 0;
   if (overfull & 8) return false;
   if (k == 0) return true;
   // grant_vc with the latency read once (the usual case: every input a
   // router input, a VC allocation latency of at least a cycle).
   if (!all_router_inputs_ || params_.va_cycles < 1) {
-    for (int i = 0; i < k; ++i) grant_vc(s.va_inputs[std::size_t(i)], s.va_grants[std::size_t(i)], now);
+    for (int i = 0; i < k; ++i) grant_vc(va_inputs[i], va_grants[i], now);
     return true;
   }
   const Cycle ready = now + params_.va_cycles;
   const std::uint16_t ready16 = ready_bits(ready);
   // In locals, as the scan's: each grant stores bytes.
-  const int* const inputs = s.va_inputs.data();
-  const int* const grants = s.va_grants.data();
+  const int* const inputs = va_inputs;
+  const int* const grants = va_grants;
   InputVc* const vcs_w = vcs_.data();
   OutputPort* const outs_w = out_.data();
   VcWords* const words_w = vc_words_.data();
@@ -564,7 +623,7 @@ namespace {
 // without a call and a size test a step (scratch() cost about 43
 // instructions a step). Per output, the rows asking for it (set for the
 // outputs asked only); per row, its grant.
-struct PlainSwitchScratch {
+struct alignas(64) PlainSwitchScratch {
   std::uint64_t cols[64];
   int grants[64];
 };
@@ -616,13 +675,28 @@ void Subswitch::allocate_switch_plain(Cycle now) {
     // requests afresh the same way, instead of the loop clearing those of
     // the rows not granted below, cost more instructions than that loop's
     // mispredicted exits.)
+    // With at most 32 outputs (the fat tree's radix-32 routers), the 32
+    // columns zero in 16 stores without a branch: the loop over the
+    // outputs asked took about 60 instructions a step (of 3,000) in the
+    // 10-cycle fat tree of 4,096 nodes, its exit mispredicted.
     const struct ClearColumns {
       std::uint64_t* cols;
       std::uint64_t outputs;
+      bool upto32;
       ~ClearColumns() {
+        if (upto32) {
+#if defined(__SSE2__)
+          // (Stores of 16 bytes by hand: the compiler made a loop of them a call of memset.)
+#pragma GCC unroll 16
+          for (int i = 0; i < 32; i += 2) _mm_store_si128(reinterpret_cast<__m128i*>(cols + i), _mm_setzero_si128());
+#else
+          for (int i = 0; i < 32; ++i) cols[i] = 0;
+#endif
+          return;
+        }
         for (std::uint64_t t = outputs; t; t &= t - 1) cols[__builtin_ctzll(t)] = 0;
       }
-    } clear{cols, outputs};
+    } clear{cols, outputs, params_.outputs <= 32};
     if (!(rows & (rows - 1))) {  // one row: as allocate_switch_rows, its outputs from its lowest
       const int row = __builtin_ctzll(rows), lo = __builtin_ctzll(outputs);
       grants[row] = sw_alloc_->allocate_one(row, lo, outputs >> lo);
@@ -829,7 +903,10 @@ template <bool kVcBytes>
     const std::uint64_t t = asking ^ (kOnes * std::uint64_t(out + 1));
     const std::uint64_t match = ~(((t & kLow7) + kLow7) | t | kLow7);  // 0x80 in each byte of t that is 0
     if (!match) no_vc_asking(row);
-    k = bits::first_cyclic(match, ptr * 8) >> 3;
+    // The first match at or after the pointer's byte, else the first: the
+    // bits rotated down to that byte (one rotate, not a mask and a select).
+    const int from = ptr * 8;  // below 64
+    k = ((__builtin_ctzll(match >> from | match << ((64 - from) & 63)) + from) & 63) >> 3;
   } else {
     std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
     if (asking & (asking - 1)) {

@@ -400,6 +400,7 @@ class alignas(64) Subswitch {
   bool vc_bytes_ = false;
   bool va_splits_ = false;  // vc_alloc_->splits_by_disjoint_outputs()
   bool va_small_ = false;   // and at most 8 VCs: allocate_vcs_small applies
+  bool va_small_fixed_ = false;  // and at most 64 inputs and outputs: its scratch is of fixed size
   // Every input a router input (params_.router_input all set or empty):
   // the stage latencies without reading the vector.
   bool all_router_inputs_ = true;
