@@ -285,7 +285,11 @@ class DelayQueue {
       if (!may_grow) throw std::logic_error("link queue over its capacity bound");
       reserve((std::size_t(mask_) + 1) * 2);
     }
-    slots_[tail_ & mask_] = Timed{when, v};
+    // Field by field: a Timed{when, v} built first took about 15
+    // instructions a flit to assemble and copy.
+    Timed& slot = slots_[tail_ & mask_];
+    slot.at = when;
+    slot.item = v;
     return ++tail_;
   }
   void publish() { visible_tail_ = tail_; }
@@ -554,8 +558,9 @@ class alignas(64) Link {
   const Flit& front_flit() const { return flits_.front(); }
   void drop_flit() { flits_.pop(); }
   void send_credit(int vc, Cycle now) {
-    credits_.push(now + credit_latency_cycles_, vc, credit_receiver_ == nullptr || credit_receiver_->outbox == nullptr);
-    announce<false>();
+    std::vector<Link*>* const outbox = outbox_of(credit_receiver_);
+    credits_.push(now + credit_latency_cycles_, vc, outbox == nullptr);
+    announce<false>(outbox);
   }
 
   // A link between processes (sim/exchange.hpp) has a copy in each: the
@@ -602,21 +607,45 @@ class alignas(64) Link {
   // spared the work.
   void send_from(Cycle start, const Flit& f, int extra_cycles) {
     busy_until_ = start + serialization_cycles_;
-    count_push(flits_.push(start + extra_cycles + latency_cycles_, f, sender_ == nullptr || sender_->outbox == nullptr));
-    announce<true>();
+    std::vector<Link*>* const outbox = outbox_of(sender_);
+    count_push(flits_.push(start + extra_cycles + latency_cycles_, f, outbox == nullptr));
+    announce<true>(outbox);
   }
-  // After a send of flits (kFlits) or credits: the first of the cycle puts
-  // the link in its writer's outbox, or is published at once (no outbox,
-  // or a local link). Each side reads only its own line.
+  // The outbox of a link's writer (null: none, or no writer), read once a
+  // send: the queue's push (may it grow?) and the announce both ask.
+  static std::vector<Link*>* outbox_of(const LinkEnd* writer) { return writer ? writer->outbox : nullptr; }
+  // After a send of flits (kFlits) or credits, `outbox` the writer's: the
+  // first of the cycle puts the link in the outbox, or the send is
+  // published at once (no outbox, or a local link). Each side reads only
+  // its own line. A send published at once leaves the dirty flag as it
+  // was, clear (only an outbox's link is ever marked dirty, and the
+  // kernel's publish clears it): neither read nor written (the flag's
+  // test, set and clear were about 5 instructions a send on one thread).
   template <bool kFlits>
-  void announce() {
-    bool& dirty = kFlits ? flits_dirty_ : credits_dirty_;
-    if (dirty) return;
-    dirty = true;
-    LinkEnd* writer = kFlits ? sender_ : credit_receiver_;
-    if (writer && writer->outbox && !(kFlits ? flits_local_ : credits_local_)) writer->outbox->push_back(this);
-    else if (kFlits) publish_flits();
-    else publish_credits();
+  void announce(std::vector<Link*>* outbox) {
+    if (outbox && !(kFlits ? flits_local_ : credits_local_)) {
+      bool& dirty = kFlits ? flits_dirty_ : credits_dirty_;
+      if (dirty) return;
+      dirty = true;
+      outbox->push_back(this);
+    } else if (kFlits) {
+      publish_sent_flits();
+    } else {
+      publish_sent_credits();
+    }
+  }
+  // publish_flits (publish_credits) right after a send: the queue holds
+  // the item just sent, so the first published is known to exist, and the
+  // dirty flag is clear (announce).
+  void publish_sent_flits() {
+    const bool was_drained = flits_.drained();
+    flits_.publish();
+    if (receiver_ && was_drained) receiver_->flits_pending(receiver_tag_, flits_.front_at());
+  }
+  void publish_sent_credits() {
+    const bool was_drained = credits_.drained();
+    credits_.publish();
+    if (credit_sender_ && was_drained) credit_sender_->credits_pending(sender_tag_, credits_.front_at());
   }
   // flits_sent counts 2^32 pushes a wrap (the queue counts modulo 2^32).
   void count_push(std::uint32_t pushed) {
