@@ -42,9 +42,12 @@ inline std::uint64_t at_or_above(int from) {
 }
 
 // First set bit of x at or after `start` (< 64), wrapping around; x != 0.
+// The bits rotated down by `start`, so that the first set one is the
+// answer, wrapped around or not: one rotate, where the bits at or after
+// `start`, else all of them, took a mask and a select (about 5
+// instructions more a search in the 10-cycle fat tree's iSLIP).
 inline int first_cyclic(std::uint64_t x, int start) {
-  const std::uint64_t high = x & (~std::uint64_t{0} << start);
-  return __builtin_ctzll(high ? high : x);
+  return (__builtin_ctzll(x >> start | x << ((64 - start) & 63)) + start) & 63;
 }
 
 inline bool any(const std::uint64_t* w, int nwords) {

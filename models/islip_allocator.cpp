@@ -401,17 +401,9 @@ class IslipAllocator final : public Allocator {
     const PointerTable ptrs = table();
     static thread_local std::uint64_t offers[64];  // as rounds': all zero between calls
     std::uint64_t offered = 0;
-    // The first of the bits of m (not 0) at or after pointer p (below 64),
-    // else the first: the bits rotated down by p, so that the first set is
-    // the answer, wrapped around or not (one rotate; the bits at or after p,
-    // else all of them, took a mask and a select: about 5 instructions more
-    // an output in the 10-cycle fat tree of 4,096 nodes).
-    const auto first_from = [](std::uint64_t m, int p) {
-      return (__builtin_ctzll(m >> p | m << ((64 - p) & 63)) + p) & 63;
-    };
     for (std::uint64_t t = outputs; t; t &= t - 1) {
       const int b = __builtin_ctzll(t);
-      const int r = first_from(cols[b], ptrs.grant[b]);
+      const int r = bits::first_cyclic(cols[b], ptrs.grant[b]);
       offered |= std::uint64_t{1} << r;
       offers[r] |= std::uint64_t{1} << b;
     }
@@ -419,7 +411,7 @@ class IslipAllocator final : public Allocator {
       const int r = __builtin_ctzll(left);
       const std::uint64_t o = offers[r];
       offers[r] = 0;
-      const int b = first_from(o, ptrs.accept[r]);
+      const int b = bits::first_cyclic(o, ptrs.accept[r]);
       grants[r] = b;
       ptrs.accept[r] = P(b + 1 == ptrs.outputs ? 0 : b + 1);
       ptrs.grant[b] = P(r + 1 == ptrs.inputs ? 0 : r + 1);

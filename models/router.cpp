@@ -87,10 +87,10 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
   if (subswitches_.size() == 1) only_ss_ = subswitches_[0].get();
   bool identity = only_ss_ != nullptr;
   for (std::size_t i = 0; i < router_input_of_.size(); ++i) identity = identity && router_input_of_[i] == int(i);
-  plain_route_ = identity && direct_routing_ && message_classes_ == 1 && eject_vcs_ == 0;
-  route_to_destination_ = global_ && global_->routes_to_destination();
-  to_destination_ = plain_route_ && route_to_destination_;
-  plain_global_ = plain_route_ && global_ && !route_to_destination_;
+  const bool plain = identity && direct_routing_ && message_classes_ == 1 && eject_vcs_ == 0;
+  const bool route_to_destination = global_ && global_->routes_to_destination();
+  to_destination_ = plain && route_to_destination;
+  plain_global_ = plain && global_ && !route_to_destination;
 }
 
 // Stage 1: the marks of pending inputs, the port tables and the subswitch
@@ -187,7 +187,7 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
   // Global and local route are computed together at the router input; the
   // global decision travels in the head flit to the inner subswitches.
   if (to_destination_) {
-    // One router (plain_route_ and route_to_destination_): what its
+    // One router (a plain router routing to the destination): what its
     // routing would do, in a function that calls none and so saves no
     // register (the route thunk's 53 instructions a route were 36 with
     // the call, and are 16 without).
@@ -198,9 +198,10 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
     head.router_vc_hi = hi;
     if (__builtin_expect(!head.traced, 1)) return {out, 0, hi};
   }
-  // The common case of a network, a tail call: the routing's route and
-  // the decision in one function (route_plain), without route_general's
-  // frame (fat tree: 36 instructions a route).
+  // The common case of a network: the routing's route and the decision in
+  // one call (route_plain), without route_general's frame (fat tree: 36
+  // instructions a route). A plain router is one of these two cases
+  // (every router has a global routing): route_general has the others.
   if (plain_global_) return global_->route_plain(*this, in_port, head);
   return route_general(subswitch, in_port, head);
 }
@@ -212,16 +213,13 @@ RouteDecision Router::route(int subswitch, int in_port, Flit& head) {
   return router.plain_decision(in_port, head);
 }
 
+// A router that is not plain (several subswitches, message classes,
+// eject VCs, the heatmap): the router input of the subswitch's input, and
+// the organization's internal routing. And a traced head of one router,
+// whose route route() has set (a third call there made every route save
+// registers).
 RouteDecision Router::route_general(int subswitch, int in_port, Flit& head) {
-  if (plain_route_) {
-    // Router input in_port, the global decision is the local one: in a
-    // large network no line of router_input_of_ (2,400 cache misses a
-    // cycle in the 1-cycle fat tree).
-    // (With route_to_destination_, route() has set the head's route: a traced head.)
-    if (!route_to_destination_) global_->route(*this, in_port, head);
-    if (__builtin_expect(head.traced, 0)) return route_traced(subswitch, in_port, head);
-    return {head.router_out, head.router_vc_lo, head.router_vc_hi};
-  }
+  if (to_destination_) return route_traced(subswitch, in_port, head);
   const int base = subswitch == 0 ? 0 : port_base_[std::size_t(subswitch)];
   const int router_in = router_input_of_[std::size_t(base + in_port)];
   if (router_in >= 0) {
@@ -366,7 +364,7 @@ int Router::output_credits(int port) const {
 void Router::enable_heatmap() {
   heatmap_.assign(std::size_t(radix()) * radix(), 0);
   heatmap_on_ = true;
-  plain_route_ = to_destination_ = plain_global_ = false;
+  to_destination_ = plain_global_ = false;
 }
 
 RouterActivity Router::activity() const {

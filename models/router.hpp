@@ -105,8 +105,9 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
  private:
   // route() for a packet chosen for debug tracing: also records the decision.
   [[gnu::cold, gnu::noinline]] RouteDecision route_traced(int subswitch, int in_port, Flit& head);
-  // route() but for one router's heads (to_destination_), out of line:
-  // that case then saves and restores no registers.
+  // route() for the heads route() does not finish itself (a router that
+  // is not plain, a traced head of one router), out of line: the plain
+  // cases then save and restore no registers.
   [[gnu::noinline]] RouteDecision route_general(int subswitch, int in_port, Flit& head);
   void narrow_to_class(Flit& head) const;
   // tick and prefetch with one subswitch (only_ss_).
@@ -129,12 +130,13 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   bool busy_ = false;  // a buffer held flits after the last tick
   bool direct_routing_ = false;  // org_.routing->direct()
   bool heatmap_on_ = false;  // enable_heatmap (heatmap_ is read only then)
-  // route's common case: one subswitch whose input i is router input i,
-  // direct internal routing, one message class, no eject VCs, no heatmap.
-  bool plain_route_ = false;
-  bool route_to_destination_ = false;  // global_->routes_to_destination()
-  bool to_destination_ = false;  // both
-  bool plain_global_ = false;  // plain_route_, a global routing, not route_to_destination_
+  // route's common case, a plain router: one subswitch whose input i is
+  // router input i, direct internal routing, one message class, no eject
+  // VCs, no heatmap. Its global routing either routes to the destination
+  // (GlobalRouting::routes_to_destination: to_destination_) or not
+  // (plain_global_).
+  bool to_destination_ = false;
+  bool plain_global_ = false;
   int id_;  // read by the global routing
   // The only subswitch (null with several): prefetch reaches it without
   // the line of subswitches_.

@@ -52,9 +52,9 @@ class GlobalRouting {
   virtual bool routes_to_destination() const { return false; }
   // route(), then the decision of a router whose one subswitch takes the
   // global route as it is (Router::plain_decision): the router's common
-  // case, reached by a tail call from Router::route. A routing overrides
-  // it to have its route inlined there (sim/routing/fclos.cpp): one call
-  // and return a head instead of three (router.cpp).
+  // case, one call from Router::route. A routing overrides it to have its
+  // route inlined there (sim/routing/fclos.cpp): one call and return a
+  // head instead of three (router.cpp).
   virtual RouteDecision route_plain(Router& router, int in_port, Flit& head);
 };
 

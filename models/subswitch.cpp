@@ -903,10 +903,7 @@ template <bool kVcBytes>
     const std::uint64_t t = asking ^ (kOnes * std::uint64_t(out + 1));
     const std::uint64_t match = ~(((t & kLow7) + kLow7) | t | kLow7);  // 0x80 in each byte of t that is 0
     if (!match) no_vc_asking(row);
-    // The first match at or after the pointer's byte, else the first: the
-    // bits rotated down to that byte (one rotate, not a mask and a select).
-    const int from = ptr * 8;  // below 64
-    k = ((__builtin_ctzll(match >> from | match << ((64 - from) & 63)) + from) & 63) >> 3;
+    k = bits::first_cyclic(match, ptr * 8) >> 3;  // the first match at or after the pointer's byte
   } else {
     std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
     if (asking & (asking - 1)) {
