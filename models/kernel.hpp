@@ -182,7 +182,7 @@ class Kernel : public sc_core::sc_module {
   // Clusters [first, last) one after another, each with the prefetch of
   // the clusters after it (Clocked::prefetch).
   void run_clusters(std::size_t first, std::size_t last, Cycle now, Cycle cycles);
-  void prefetch_cluster(std::size_t k, Cycle now, int stage) const;
+  [[gnu::always_inline]] void prefetch_cluster(std::size_t k, Cycle now, int stage);
   void publish_outboxes();
   void end_blocks();
   void worker(std::size_t index);
@@ -195,6 +195,8 @@ class Kernel : public sc_core::sc_module {
   std::vector<Clocked*> with_end_block_;
   bool end_blocks_known_ = false;
   std::vector<std::size_t> cluster_begin_;  // cluster k: all_[cluster_begin_[k], cluster_begin_[k + 1])
+  // Per component of all_: active when its cluster's prefetch began (prefetch_cluster).
+  std::vector<std::uint8_t> prefetching_;
   // Runs of neighbouring clusters; each thread starts a block on its own
   // consecutive chunks, split by what each chunk took in the blocks before
   // (chunk_seconds_), so that a cluster mostly stays on one core (its state
