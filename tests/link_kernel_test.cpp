@@ -89,35 +89,36 @@ TEST(CompactRing, FifoOrderAcrossWrapAndGrowth) {
   EXPECT_EQ(next_out, next_in);
 }
 
-// The rings' storage (ring_storage): blocks of 64 << k bytes on cache
-// lines, a freed block served again to the next request of its class,
-// larger requests from operator new, and whole and distinct blocks for
-// threads taking and giving at once.
-TEST(RingStorage, BlocksByClassOnCacheLinesReusedAndSafeAcrossThreads) {
+// The rings' storage (ring_storage): blocks of whole cache lines, a freed
+// block served again to the next request of its class, larger requests
+// from operator new, and whole and distinct blocks for threads taking and
+// giving at once.
+TEST(RingStorage, BlocksOfCacheLinesReusedByClassAndSafeAcrossThreads) {
   using namespace ring_storage;
   EXPECT_EQ(class_of(1), 0u);
   EXPECT_EQ(class_of(64), 0u);
   EXPECT_EQ(class_of(65), 1u);
-  EXPECT_EQ(class_of(896), 4u);  // 16 flits of 56 bytes: 1 KB
-  EXPECT_EQ(class_of(4096), 6u);
+  EXPECT_EQ(class_of(896), 13u);  // 16 flits of 56 bytes: 14 lines
+  EXPECT_EQ(class_bytes(13), 896u);
+  EXPECT_EQ(class_of(4096), 63u);
   EXPECT_EQ(class_of(4097), kClasses);  // operator new's
   void* a = allocate(100);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % 64, 0u);
   deallocate(a, 100);
-  void* b = allocate(128);  // the same class: the block just freed
+  void* b = allocate(128);  // the same class (2 lines): the block just freed
   EXPECT_EQ(b, a);
   void* big = allocate(10000);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big) % 64, 0u);
   deallocate(big, 10000);
   deallocate(b, 128);
 
-  // Two threads each hold 300 blocks of every class at once, filled with
+  // Two threads each hold 40 blocks of every class at once, filled with
   // their own marks, and give them back: no block is served twice.
   auto churn = [](unsigned char mark, bool* ok) {
     std::vector<std::pair<void*, std::size_t>> held;
     for (int round = 0; round < 3; ++round) {
       for (unsigned k = 0; k < kClasses; ++k)
-        for (int i = 0; i < 300; ++i) {
+        for (int i = 0; i < 40; ++i) {
           void* p = allocate(class_bytes(k));
           std::memset(p, mark, class_bytes(k));
           held.emplace_back(p, class_bytes(k));
