@@ -643,8 +643,12 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t* const cols = s.cols;
   // The arrays and parameters in locals, read once: through the members
   // the compiler read them again after each store that may alias them.
+  // With every input a router input, head_ready holds the route
+  // computation too (added once a step, not per send: about 2
+  // instructions a send in the 10-cycle fat tree of 4,096 nodes).
   const PlainSend send{rows_.data(), vcs_.data(), out_.data(), vc_words_.data(), params_.vcs,
-                       params_.sa_cycles + params_.st_cycles, now + params_.policy.next_head_delay_cycles,
+                       params_.sa_cycles + params_.st_cycles,
+                       now + params_.policy.next_head_delay_cycles + (all_router_inputs_ ? params_.rc_cycles : 0),
                        params_.rc_cycles, all_router_inputs_, now};
   const bool outputs_serialize = outputs_serialize_;
   for_each_switch_ready_vc([&](int idx) {
@@ -903,7 +907,11 @@ template <bool kVcBytes>
     const std::uint64_t t = asking ^ (kOnes * std::uint64_t(out + 1));
     const std::uint64_t match = ~(((t & kLow7) + kLow7) | t | kLow7);  // 0x80 in each byte of t that is 0
     if (!match) no_vc_asking(row);
-    k = bits::first_cyclic(match, ptr * 8) >> 3;  // the first match at or after the pointer's byte
+    // The first match at or after the pointer's byte. The pointer may be
+    // V, not wrapped (below): byte V and above hold no match (no VC there
+    // asked), so a search from it wraps to the first, as one from 0 does,
+    // and with 8 VCs its byte 8 is bit 64, 0 after the mask.
+    k = bits::first_cyclic(match, (ptr * 8) & 63) >> 3;
   } else {
     std::uint64_t candidates = asking;  // one VC asked: it asked for the grant
     if (asking & (asking - 1)) {
@@ -917,12 +925,14 @@ template <bool kVcBytes>
   }
   const Cycle now = send.now;
   port_row.busy_until = now + Cycle(port_row.serialization_cycles);
-  ptr = k + 1 == V ? 0 : k + 1;
+  // With VC bytes without the wrap (a compare and a select a send, and V
+  // off the stack): the search above takes V as 0.
+  ptr = kVcBytes || k + 1 != V ? k + 1 : 0;
   // traverse(row, k, now) of this switch.
   const int idx = row * V + k;
   InputVc& v = send.vcs[idx];
   if (v.front.traced) trace(TraceEvent::Traverse, now, row, k, v.front);
-  const Cycle head_ready = send.head_ready + Cycle(send.all_router_inputs ? send.rc_cycles : rc_cycles(row));
+  const Cycle head_ready = send.all_router_inputs ? send.head_ready : send.head_ready + Cycle(rc_cycles(row));
   depart(v, idx, send.words[idx >> 6], bit_of(idx), k, port_row.link, send.outs[out], false, send.extra_cycles,
          head_ready, now);
 }

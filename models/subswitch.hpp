@@ -228,7 +228,7 @@ class alignas(64) Subswitch {
     // requests; with vc_bytes_, byte k: the output it asked for, plus one).
     std::uint64_t vcs_asking = 0;
     std::int32_t serialization_cycles = 1;  // the link's: how long a send keeps the row
-    std::int32_t vc_pointer = 0;  // round-robin VC choice
+    std::int32_t vc_pointer = 0;  // round-robin VC choice (with vc_bytes_ it may be the VC count: as 0)
   };
   static_assert(sizeof(Row) == 32, "two crossbar rows a cache line, none across two");
   Link* port_link(int port) const { return rows_[std::size_t(port) * std::size_t(params_.input_speedup)].link; }
@@ -364,7 +364,7 @@ class alignas(64) Subswitch {
     VcWords* words;
     int vcs_per_port;
     int extra_cycles;  // sa_cycles + st_cycles
-    Cycle head_ready;  // now + next_head_delay_cycles: a new head's ready time, less its route computation
+    Cycle head_ready;  // now + next_head_delay_cycles (+ rc_cycles if all_router_inputs): a head's ready time less rc
     int rc_cycles;
     bool all_router_inputs;
     Cycle now;
