@@ -109,6 +109,9 @@ EndpointGroup::EndpointGroup(const EndpointShared& shared, std::vector<int> node
       nis_(std::move(nis)),
       defer_(defer),
       batch_(shared.workload->next_after_now()) {
+  // Before any link is attached: a link marks these directly (LinkEnd::flit_marks).
+  flit_marks = &pending_flits_;
+  credit_marks = &pending_credits_;
   is_active_.assign(nodes_.size(), 0);
   // Room for a few cycles' packets (grown in the first cycles otherwise).
   if (defer_) creations_made_.reserve(4 * nodes_.size());

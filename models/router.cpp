@@ -26,6 +26,9 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
       vcs_(p.vcs),
       org_(make_organization(with_seed(p.org, id))),
       clock_(clock) {
+  // Before any link is attached (the internal ones below): a link marks these directly.
+  flit_marks = &pending_flits_;
+  credit_marks = &pending_credits_;
   const SwitchDescription& d = org_.description;
   direct_routing_ = org_.routing && org_.routing->direct();
   const auto external = router_input_mask(d);
