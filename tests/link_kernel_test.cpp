@@ -309,6 +309,47 @@ TEST(Link, LatencySerializationAndCredits) {
   EXPECT_THROW(Link("bad", LinkParams{0, 1, 1, 0.0, 64}), std::exception);
 }
 
+// An end that keeps its pending inputs in a PendingInputs (a router, the
+// endpoints: LinkEnd::flit_marks, credit_marks) is marked by the link
+// directly, the virtual calls unused; an end without marks (a stand-in of
+// another process) hears the same tags and arrivals through them.
+TEST(Link, MarksTheEndsPendingInputsDirectlyOrThroughTheCalls) {
+  RecordingEnd with_marks, without;
+  PendingInputs flit_marks, credit_marks;
+  flit_marks.resize(4);
+  credit_marks.resize(4);
+  with_marks.flit_marks = &flit_marks;  // before the links are attached, as Router and EndpointGroup do
+  with_marks.credit_marks = &credit_marks;
+  LinkParams lp;
+  lp.latency_cycles = 3;
+  lp.credit_latency_cycles = 2;
+  Link marked("marked", lp), called("called", lp);
+  marked.set_receiver(&with_marks, 2);
+  marked.set_sender(&with_marks, 3);
+  called.set_receiver(&without, 2);
+  called.set_sender(&without, 3);
+  for (Link* l : {&marked, &called}) {
+    l->send(flit(1), 10);  // no outbox: published at once
+    l->send_credit(0, 10);
+  }
+  EXPECT_TRUE(with_marks.flits.empty());
+  EXPECT_TRUE(with_marks.credits.empty());
+  auto due = [](const PendingInputs& p, Cycle now) {
+    std::vector<int> d;
+    p.for_each_due(now, [&](int i) { d.push_back(i); });
+    return d;
+  };
+  EXPECT_EQ(flit_marks.count(), 1);
+  EXPECT_TRUE(due(flit_marks, 12).empty());
+  EXPECT_EQ(due(flit_marks, 13), std::vector<int>{2});
+  EXPECT_EQ(credit_marks.count(), 1);
+  EXPECT_TRUE(due(credit_marks, 11).empty());
+  EXPECT_EQ(due(credit_marks, 12), std::vector<int>{3});
+  using Marks = std::vector<std::pair<int, Cycle>>;
+  EXPECT_EQ(without.flits_at, (Marks{{2, 13}}));
+  EXPECT_EQ(without.credits_at, (Marks{{3, 12}}));
+}
+
 // A queue grows only where it may (a link between processes: put_flits);
 // growing with the head mid-ring keeps the order, and a queue that may not
 // grow says so.
