@@ -649,7 +649,7 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   const PlainSend send{rows_.data(), vcs_.data(), out_.data(), vc_words_.data(), params_.vcs,
                        params_.sa_cycles + params_.st_cycles,
                        now + params_.policy.next_head_delay_cycles + (all_router_inputs_ ? params_.rc_cycles : 0),
-                       params_.rc_cycles, all_router_inputs_, now};
+                       all_router_inputs_, now};
   const bool outputs_serialize = outputs_serialize_;
   for_each_switch_ready_vc([&](int idx) {
     const InputVc& v = send.vcs[idx];

@@ -365,7 +365,6 @@ class alignas(64) Subswitch {
     int vcs_per_port;
     int extra_cycles;  // sa_cycles + st_cycles
     Cycle head_ready;  // now + next_head_delay_cycles (+ rc_cycles if all_router_inputs): a head's ready time less rc
-    int rc_cycles;
     bool all_router_inputs;
     Cycle now;
   };
