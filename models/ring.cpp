@@ -17,7 +17,8 @@ struct FreeBlock {
 
 // A lock of one atomic exchange: taken a few times per VC in a run, by at
 // most the kernel's threads, it is almost never contended (a std::mutex
-// cost about 30 instructions a growth more).
+// cost about 65 instructions a growth more: the 1-cycle fat tree's lock
+// and unlock calls, 18,300 instructions a cycle for 283 growths).
 class SpinLock {
  public:
   void lock() {

@@ -86,14 +86,6 @@ class Ring {
   std::size_t size_ = 0;
 };
 
-// A Ring of 16 bytes (Ring is 40: a vector and two sizes), for the many
-// small queues of a large network (the flits behind each input VC's front,
-// Subswitch): four to a cache line, with its capacity (a power of two) in
-// 32 bits: an index is a mask without a division. Like Ring it has no
-// storage until its first push and grows by doubling to the depth it
-// reaches (the memory of a queue is its high-water mark, not its bound);
-// at most 65,535 items. For trivially copyable items only (they are
-// copied into raw storage and never destroyed).
 // The storage of CompactRing: blocks of k + 1 cache lines (k < kClasses)
 // from free lists shared by all threads, cut from 64 KB chunks; larger
 // ones from operator new. A VC buffer grows from one flit by doubling,
@@ -127,6 +119,14 @@ inline void deallocate(void* block, std::size_t bytes) {
 }
 }  // namespace ring_storage
 
+// A Ring of 16 bytes (Ring is 40: a vector and two sizes), for the many
+// small queues of a large network (the flits behind each input VC's front,
+// Subswitch): four to a cache line, with its capacity (a power of two) in
+// 32 bits: an index is a mask without a division. Like Ring it has no
+// storage until its first push and grows by doubling to the depth it
+// reaches (the memory of a queue is its high-water mark, not its bound);
+// at most 65,535 items. For trivially copyable items only (they are
+// copied into raw storage and never destroyed).
 template <typename T>
 class CompactRing {
   static_assert(std::is_trivially_copyable<T>::value && std::is_trivially_destructible<T>::value,
