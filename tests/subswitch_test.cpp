@@ -2,6 +2,7 @@
 // virtual cut-through versus wormhole, pipeline timing, input speedup.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -22,7 +23,7 @@ class ToDestination final : public SubswitchRouting {
 
 struct Bench {
   Bench(int vcs, bool wormhole, int downstream_depth, int speedup = 1, int ports = 2, bool hold = false,
-        bool va_requires_credit = true)
+        bool va_requires_credit = true, const std::function<void(SubswitchParams&)>& tweak = nullptr)
       : routing(vcs) {
     SubswitchParams p;
     p.policy.hold_switch_for_packet = hold;
@@ -32,6 +33,7 @@ struct Bench {
     p.vc_depth_flits = 64;  // the test feeds flits without upstream credits
     p.policy.wormhole = wormhole;
     p.input_speedup = speedup;
+    if (tweak) tweak(p);
     for (int i = 0; i < ports; ++i) {
       in.push_back(std::make_unique<Link>("in" + std::to_string(i), LinkParams{}));
       out.push_back(std::make_unique<Link>("out" + std::to_string(i), LinkParams{}));
@@ -151,6 +153,32 @@ TEST(Subswitch, ZeroLoadTimingIsTheSumOfStages) {
   ASSERT_EQ(b.received.size(), 1u);
   // Sent at 10, arrives 11 (link), rc 1 + va 1 + sa 1 + st 1 -> leaves at 15, link 1 -> 16.
   EXPECT_EQ(b.received[0].at, 16u);
+}
+
+// A packet queued behind another in a VC computes its route after the one
+// before it leaves: rc_cycles at a router input, inner_rc_cycles at an input
+// fed from inside the router. Port 0 is a router input (route 1 cycle),
+// port 1 an internal one (route 3 cycles); each receives two 1-flit packets
+// on VC 0, one cycle apart, so the second waits behind the first.
+TEST(Subswitch, TheNextPacketOfAVcComputesItsRouteAsItsInputDoes) {
+  for (int port : {0, 1}) {
+    Bench b(1, false, 0, 1, 2, false, true, [](SubswitchParams& p) {
+      p.router_input = {1, 0};
+      p.inner_rc_cycles = 3;
+      p.inner_va_cycles = 1;
+    });
+    b.packet(port, 1, 1, 1, 10);
+    b.packet(port, 1, 1, 2, 11);
+    b.run(0, 60);
+    ASSERT_EQ(b.received.size(), 2u) << "port " << port;
+    const int rc = port == 0 ? 1 : 3;
+    // The first: arrives 11, route rc, va 1, sa 1, st 1, link 1.
+    EXPECT_EQ(b.received[0].at, Cycle(11 + rc + 4)) << "port " << port;
+    // The second is buffered by then. Its route starts when the first
+    // leaves the buffer (the first's switch allocation, one VA cycle after
+    // the first's route ended) and takes rc: it follows rc + va later.
+    EXPECT_EQ(b.received[1].at - b.received[0].at, Cycle(rc + 1)) << "port " << port;
+  }
 }
 
 TEST(Subswitch, InputSpeedupLetsOneInputFeedTwoOutputsPerCycle) {
