@@ -46,7 +46,11 @@ inline std::uint64_t at_or_above(int from) {
 // answer, wrapped around or not: one rotate, where the bits at or after
 // `start`, else all of them, took a mask and a select (about 5
 // instructions more a search in the 10-cycle fat tree's iSLIP).
+// `start` may also be 64, taken as 0: a round-robin pointer over 64
+// requesters kept unwrapped (iSLIP's) searches from the first. (The mask
+// costs nothing: x86 shifts mask their count so.)
 inline int first_cyclic(std::uint64_t x, int start) {
+  start &= 63;
   return (__builtin_ctzll(x >> start | x << ((64 - start) & 63)) + start) & 63;
 }
 

@@ -48,16 +48,20 @@ class IslipAllocator final : public Allocator {
  private:
   // A round-robin pointer over `size` requesters, as RoundRobinArbiter's
   // (arbiter.hpp): the first at or after it wins, and a used grant moves
-  // it to one past the winner.
+  // it to one past the winner. Not wrapped: a pointer of `size` (one past
+  // the last requester) finds no requester at or after it, so every search
+  // wraps to the first, as from 0 (with P's 2^8 or 2^16 it is 0). The
+  // compare and select of the wrap were about 3 instructions an update,
+  // two updates a grant.
   struct PointerRef {
     P* p;
     int size;
     int pointer() const { return int(*p); }
     int arbitrate(const std::uint64_t* requests) const { return bits::find_cyclic(requests, size, int(*p)); }
-    void update(int winner) const { *p = P(winner + 1 == size ? 0 : winner + 1); }
+    void update(int winner) const { *p = P(winner + 1); }
     // update(winner) if `used`, without a branch.
     void update_if(bool used, int winner) const {
-      const int next = winner + 1 == size ? 0 : winner + 1;
+      const int next = winner + 1;
       *p = P(int(*p) + ((next - int(*p)) & -int(used)));
     }
   };
@@ -180,15 +184,14 @@ class IslipAllocator final : public Allocator {
       return Allocator::allocate_ports(words, ports, several, groups, width, grant_inputs, grant_outputs);
     int k = 0;
     {
-      // The lone requesters (most of them): the pointers and their ranges
-      // in locals, and the first output at or after the accept pointer by
-      // a shift: rel below 0 or past 63 starts at bit 0, and rel past the
-      // mask's bits finds none and wraps to the first. With first_from8 and
-      // PointerRef::update (a branch each), about 57 instructions a
-      // requester in the 10-cycle fat tree of 4,096 nodes.
+      // The lone requesters (most of them): the pointers in locals, and
+      // the first output at or after the accept pointer by a shift: rel
+      // below 0 or past 63 starts at bit 0, and rel past the mask's bits
+      // (as an unwrapped pointer's) finds none and wraps to the first.
+      // With first_from8 and PointerRef::update (a branch each), about 57
+      // instructions a requester in the 10-cycle fat tree of 4,096 nodes.
       P* const accept = ptrs.accept;
       P* const grant = ptrs.grant;
-      const int outputs = ptrs.outputs, inputs = ptrs.inputs;
       for (int w = 0; w < words; ++w)
         for (std::uint64_t t = ports[w] & ~several[w]; t; t &= t - 1) {
           const int p = w * 64 + __builtin_ctzll(t), base = p * width;
@@ -198,9 +201,8 @@ class IslipAllocator final : public Allocator {
           const int rel = int(accept[in]) - base;
           const std::uint64_t from = mask & (~std::uint64_t{0} << (unsigned(rel) < 64 ? rel : 0));
           const int out = base + __builtin_ctzll(from ? from : mask);
-          const int next_out = out + 1, next_in = in + 1;
-          accept[in] = P(next_out == outputs ? 0 : next_out);
-          grant[out] = P(next_in == inputs ? 0 : next_in);
+          accept[in] = P(out + 1);  // unwrapped (PointerRef)
+          grant[out] = P(in + 1);
           grant_inputs[k] = in;
           grant_outputs[k++] = out;
         }
@@ -382,7 +384,7 @@ class IslipAllocator final : public Allocator {
     const auto by_input = [](int r) { return r; };
     if (iterations_ == 1 && inputs_ <= 64 && outputs_ <= 64) return one_round_of_columns(inputs, outputs, cols, grants);
     if (inputs_ <= 64 && outputs_ <= 64) {  // every pointer within the words: a plain shift
-      rounds<true>(inputs, outputs, cols, 0, [](int ptr) { return ~std::uint64_t{0} << ptr; }, by_input, grant);
+      rounds<true>(inputs, outputs, cols, 0, [](int ptr) { return ~std::uint64_t{0} << (ptr & 63); }, by_input, grant);
     } else {
       rounds(inputs, outputs, cols, 0, [](int ptr) { return bits::at_or_above(ptr); }, by_input, grant);
     }
@@ -413,8 +415,8 @@ class IslipAllocator final : public Allocator {
       offers[r] = 0;
       const int b = bits::first_cyclic(o, ptrs.accept[r]);
       grants[r] = b;
-      ptrs.accept[r] = P(b + 1 == ptrs.outputs ? 0 : b + 1);
-      ptrs.grant[b] = P(r + 1 == ptrs.inputs ? 0 : r + 1);
+      ptrs.accept[r] = P(b + 1);  // unwrapped (PointerRef)
+      ptrs.grant[b] = P(r + 1);
     }
     return offered;
   }
@@ -424,7 +426,8 @@ class IslipAllocator final : public Allocator {
   // requesters asking for b. An output's round-robin search over requesters
   // starts at the requesters high_of(its pointer) (the bits of those at or
   // after it); requester r is input input_of(r), and grant(r, output)
-  // records a grant. kWithin64: every accept pointer is within base + [0, 64).
+  // records a grant. kWithin64: every pointer is within base + [0, 64]
+  // (64, unwrapped, as 0).
   template <bool kWithin64 = false, typename Cols, typename HighOf, typename InputOf, typename Grant>
   void rounds(std::uint64_t unmatched, std::uint64_t free_outputs, Cols cols, int base,
               HighOf high_of, InputOf input_of, Grant grant) {
@@ -453,7 +456,7 @@ class IslipAllocator final : public Allocator {
         const std::uint64_t o = offers[r];
         offers[r] = 0;
         const int rel = ptrs.acceptor(in).pointer() - base;
-        const std::uint64_t from = o & (kWithin64 ? ~std::uint64_t{0} << rel : bits::at_or_above(rel));
+        const std::uint64_t from = o & (kWithin64 ? ~std::uint64_t{0} << (rel & 63) : bits::at_or_above(rel));
         const int b = __builtin_ctzll(from ? from : o);
         grant(r, base + b);
         unmatched &= ~(std::uint64_t{1} << r);
