@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace nwn {
@@ -318,6 +320,10 @@ void Kernel::cycle() {
   ++evaluations_;
   const Cycle blocks = two_colours() ? kColourBlocks : 1;
   const Cycle cycles = horizon_ > now ? std::min<Cycle>(blocks * Cycle(block_), horizon_ - now) : 1;
+  // Links take no credit past kLinkCycleBound (its arrival would not fit
+  // the credit's 56 bits): tested here, once a block, not per credit.
+  if (now > kLinkCycleBound || cycles - 1 > kLinkCycleBound - now)
+    throw std::logic_error("cycle " + std::to_string(now + cycles - 1) + ": a link credit holds cycles below 2^56");
   if (cycles <= Cycle(block_)) {
     run_block(2, now, cycles);
   } else {

@@ -242,6 +242,12 @@ inline const Cycle* drained_or(const Cycle* slot, bool drained) {
   return reinterpret_cast<const Cycle*>(a ^ ((a ^ reinterpret_cast<std::uintptr_t>(&kDrainedSpare)) & all));
 }
 
+// The last cycle a link may be written in: its arrival (at most 2^30
+// cycles later, Link's constructor) then fits a credit's 56 bits
+// (CreditQueue). The kernel refuses to run past it (Kernel::cycle), once a
+// block rather than a test per credit.
+constexpr Cycle kLinkCycleBound = (Cycle{1} << 56) - (Cycle{1} << 30) - 1;
+
 struct LinkParams {
   int latency_cycles = 1;         // flit: send at t, readable at t + latency
   int credit_latency_cycles = 1;  // credit: send at t, readable at t + latency
@@ -395,6 +401,12 @@ class CreditQueue {
   // some 2,000 years at 10^9 cycles a second).
   void push(Cycle when, int vc, bool may_grow) {
     if (__builtin_expect((when >> 56) != 0, 0)) too_wide(when, vc);
+    push_in_range(when, vc, may_grow);
+  }
+  // push of an arrival known to be below 2^56 (Link::send_credit: a
+  // latency of at most 2^30 after a cycle the kernel bounds, kLinkCycleBound),
+  // without the test (about 3 instructions a credit).
+  void push_in_range(Cycle when, int vc, bool may_grow) {
     if (tail_ - head_ > mask_) {
       if (!may_grow) throw std::logic_error("link credit queue over its capacity bound");
       reserve((std::size_t(mask_) + 1) * 2);
@@ -568,9 +580,11 @@ class alignas(64) Link {
   // The first flit not yet read, in its slot (valid until drop_flit).
   const Flit& front_flit() const { return flits_.front(); }
   void drop_flit() { flits_.pop(); }
+  // `now` at most kLinkCycleBound (the kernel's cycles are), so the
+  // credit's arrival fits its 56 bits: no test a credit.
   void send_credit(int vc, Cycle now) {
     std::vector<Link*>* const outbox = outbox_of(credit_receiver_);
-    credits_.push(now + credit_latency_cycles_, vc, outbox == nullptr);
+    credits_.push_in_range(now + credit_latency_cycles_, vc, outbox == nullptr);
     announce<false>(outbox);
   }
 
