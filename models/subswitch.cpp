@@ -636,7 +636,7 @@ thread_local PlainSwitchScratch plain_switch_scratch;
 // so neither side builds and clears per-row masks, and the sends in
 // ascending rows (the scan's order). The same requests, grants and sends as
 // the general code.
-template <bool kVcBytes>
+template <bool kVcBytes, bool kAllRouterInputs>
 void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t rows = 0, outputs = 0;  // asking rows, outputs asked for
   PlainSwitchScratch& s = plain_switch_scratch;
@@ -648,8 +648,7 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   // instructions a send in the 10-cycle fat tree of 4,096 nodes).
   const PlainSend send{rows_.data(), vcs_.data(), out_.data(), vc_words_.data(), params_.vcs,
                        params_.sa_cycles + params_.st_cycles,
-                       now + params_.policy.next_head_delay_cycles + (all_router_inputs_ ? params_.rc_cycles : 0),
-                       all_router_inputs_, now};
+                       now + params_.policy.next_head_delay_cycles + (kAllRouterInputs ? params_.rc_cycles : 0), now};
   const bool outputs_serialize = outputs_serialize_;
   for_each_switch_ready_vc([&](int idx) {
     const InputVc& v = send.vcs[idx];
@@ -718,7 +717,7 @@ void Subswitch::allocate_switch_plain(Cycle now) {
   std::uint64_t sends = 0;
   for (; granted; granted &= granted - 1, ++sends) {
     const int row = __builtin_ctzll(granted);
-    send_from_row_plain<kVcBytes>(send, row, grants[row]);
+    send_from_row_plain<kVcBytes, kAllRouterInputs>(send, row, grants[row]);
   }
   buffered_flits_ -= sends;
   activity_.buffer_reads += sends;
@@ -726,7 +725,11 @@ void Subswitch::allocate_switch_plain(Cycle now) {
 }
 
 void Subswitch::allocate_switch(Cycle now) {
-  if (plain_switch_) return vc_bytes_ ? allocate_switch_plain<true>(now) : allocate_switch_plain<false>(now);
+  if (plain_switch_) {
+    if (all_router_inputs_)
+      return vc_bytes_ ? allocate_switch_plain<true, true>(now) : allocate_switch_plain<false, true>(now);
+    return vc_bytes_ ? allocate_switch_plain<true, false>(now) : allocate_switch_plain<false, false>(now);
+  }
   const int V = params_.vcs;
   const int S = params_.input_speedup;
   int rows = 0;  // crossbar rows asking this cycle (asking_rows_)
@@ -890,7 +893,7 @@ inline void Subswitch::depart(InputVc& v, int idx, VcWords& words, std::uint64_t
 // connections, no port copies: the row's link is the port's, the output's
 // link takes the flit now), inlined into the send loop: the two calls a
 // flit cost about 30 instructions of entry and exit.
-template <bool kVcBytes>
+template <bool kVcBytes, bool kAllRouterInputs>
 [[gnu::always_inline]] inline void Subswitch::send_from_row_plain(const PlainSend& send, int row, int out) {
   const int V = send.vcs_per_port;
   Row& port_row = send.rows[row];
@@ -932,7 +935,7 @@ template <bool kVcBytes>
   const int idx = row * V + k;
   InputVc& v = send.vcs[idx];
   if (v.front.traced) trace(TraceEvent::Traverse, now, row, k, v.front);
-  const Cycle head_ready = send.all_router_inputs ? send.head_ready : send.head_ready + Cycle(rc_cycles(row));
+  const Cycle head_ready = kAllRouterInputs ? send.head_ready : send.head_ready + Cycle(rc_cycles(row));
   depart(v, idx, send.words[idx >> 6], bit_of(idx), k, port_row.link, send.outs[out], false, send.extra_cycles,
          head_ready, now);
 }

@@ -351,7 +351,9 @@ class alignas(64) Subswitch {
   };
   void send_from_row(int row, int column, Cycle now);
   void allocate_switch_rows(int rows, bool ascending, Cycle now);
-  template <bool kVcBytes>
+  // kAllRouterInputs: all_router_inputs_, a constant of the send loop
+  // (a test and a copy of head_ready a send, about 4 instructions).
+  template <bool kVcBytes, bool kAllRouterInputs>
   void allocate_switch_plain(Cycle now);
   // What each send of a plain switch step reads besides its row, VC and
   // output, read once a step into locals: through the members the
@@ -365,10 +367,9 @@ class alignas(64) Subswitch {
     int vcs_per_port;
     int extra_cycles;  // sa_cycles + st_cycles
     Cycle head_ready;  // now + next_head_delay_cycles (+ rc_cycles if all_router_inputs): a head's ready time less rc
-    bool all_router_inputs;
     Cycle now;
   };
-  template <bool kVcBytes>
+  template <bool kVcBytes, bool kAllRouterInputs>
   void send_from_row_plain(const PlainSend& send, int row, int out);
   // Only flits with Flit::traced get here: cold, out of line and with few
   // arguments (the rest is read from the VC's state), so the hooks leave
