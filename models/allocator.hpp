@@ -16,6 +16,7 @@
 
 #include "../base/registry.hpp"
 #include "bits.hpp"
+#include "prefetch.hpp"
 
 namespace nwn {
 
@@ -134,7 +135,7 @@ class Allocator {
   void prefetch_state() const {
     if (hot_state_bytes_ > 512) return;
     const char* p = static_cast<const char*>(hot_state_);
-    for (std::uint32_t at = 0; at < hot_state_bytes_; at += 64) __builtin_prefetch(p + at, 1);
+    for (std::uint32_t at = 0; at < hot_state_bytes_; at += 64) prefetch_write(p + at);
   }
 
  protected:

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "ring.hpp"
+#include "prefetch.hpp"
 
 namespace nwn {
 
@@ -436,9 +437,9 @@ void EndpointGroup::prefetch(Cycle now, int stage) const {
   if (stage == 1) {
     pending_flits_.prefetch(int(nodes_.size()));
     pending_credits_.prefetch(int(nodes_.size()));
-    for (std::size_t i = 0; i < nis_.size(); i += 8) __builtin_prefetch(&nis_[i]);
-    if (!active_.empty()) __builtin_prefetch(active_.data());
-    __builtin_prefetch(&wheel_[unsigned(now % kWheelCycles) * words_]);
+    for (std::size_t i = 0; i < nis_.size(); i += 8) prefetch_read(&nis_[i]);
+    if (!active_.empty()) prefetch_read(active_.data());
+    prefetch_read(&wheel_[unsigned(now % kWheelCycles) * words_]);
   } else if (stage == 2) {
     for_each_creating([&](NetworkInterface* ni, int node) {
       ni->prefetch_state();

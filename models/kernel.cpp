@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "prefetch.hpp"
+
 namespace nwn {
 
 namespace {
@@ -104,10 +106,10 @@ inline void Kernel::prefetch_cluster(std::size_t k, Cycle now, int stage) {
     const Clocked* c = all_[i];
     if (stage == 0) {
       const char* p = reinterpret_cast<const char*>(c);
-      __builtin_prefetch(p);
-      __builtin_prefetch(p + 64);
-      __builtin_prefetch(p + 128);
-      __builtin_prefetch(p + 192);
+      prefetch_read(p);
+      prefetch_read(p + 64);
+      prefetch_read(p + 128);
+      prefetch_read(p + 192);
       continue;
     }
     if (stage == 1) prefetching_[i] = c->active(now);
@@ -206,9 +208,9 @@ void Kernel::publish_outboxes() {
     for (std::size_t i = 0; i < n; ++i) {
       if (i + kAhead < n) {
         const char* ahead = reinterpret_cast<const char*>(links[i + kAhead]);
-        __builtin_prefetch(ahead, 1);
-        __builtin_prefetch(ahead + 64, 1);
-        __builtin_prefetch(ahead + 128, 1);
+        prefetch_write(ahead);
+        prefetch_write(ahead + 64);
+        prefetch_write(ahead + 128);
       }
       links[i]->publish();
     }

@@ -30,6 +30,7 @@
 
 #include "flit.hpp"
 #include "ring.hpp"
+#include "prefetch.hpp"
 
 namespace nwn {
 
@@ -321,9 +322,9 @@ class DelayQueue {
   // not the head slot (drained_or).
   Cycle next_at() const { return *drained_or(&slots_[head_ & mask_].at, head_ == visible_tail_); }
   // Asks for the cache line of the next item to read (no effect on the queue).
-  void prefetch_front() const { __builtin_prefetch(&slots_[head_ & mask_]); }
+  void prefetch_front() const { prefetch_read(&slots_[head_ & mask_]); }
   // The writer's: the slot of the next item to push.
-  void prefetch_back() const { __builtin_prefetch(&slots_[tail_ & mask_], 1); }
+  void prefetch_back() const { prefetch_write(&slots_[tail_ & mask_]); }
   const T& front() const { return slots_[head_ & mask_].item; }
   Cycle front_at() const { return slots_[head_ & mask_].at; }
   void pop() { ++head_; }
@@ -423,8 +424,8 @@ class CreditQueue {
     const Cycle none = Cycle{0} - Cycle{head_ == visible_tail_};  // kNever when drained, else 0
     return (slots()[head_ & mask_] >> 8) | none;
   }
-  void prefetch_front() const { __builtin_prefetch(&slots()[head_ & mask_]); }
-  void prefetch_back() const { __builtin_prefetch(&slots()[tail_ & mask_], 1); }
+  void prefetch_front() const { prefetch_read(&slots()[head_ & mask_]); }
+  void prefetch_back() const { prefetch_write(&slots()[tail_ & mask_]); }
   int front() const { return int(slots()[head_ & mask_] & 0xff); }
   Cycle front_at() const { return slots()[head_ & mask_] >> 8; }
   void pop() { ++head_; }
@@ -553,8 +554,8 @@ class alignas(64) Link {
   // of the flits' direction (its queue header, the sender's state), of the
   // credits', and the slot of the next flit (credit) to send: its writer's
   // only, who alone moves the tail.
-  void prefetch_flit_side() const { __builtin_prefetch(&flits_, 1); }
-  void prefetch_credit_side() const { __builtin_prefetch(&credits_, 1); }
+  void prefetch_flit_side() const { prefetch_write(&flits_); }
+  void prefetch_credit_side() const { prefetch_write(&credits_); }
   void prefetch_flit_slot_to_send() const { flits_.prefetch_back(); }
   void prefetch_credit_slot_to_send() const { credits_.prefetch_back(); }
   // The first flit not yet read, if published and due by `now` (else null):
@@ -754,8 +755,8 @@ class alignas(64) Link {
   // is called on the kernel's thread): a send published at once (no
   // outbox) marks the input pending. The pointers are set before the
   // simulation.
-  void prefetch_flit_reader() const { __builtin_prefetch(flit_marks_); }
-  void prefetch_credit_reader() const { __builtin_prefetch(credit_marks_); }
+  void prefetch_flit_reader() const { prefetch_read(flit_marks_); }
+  void prefetch_credit_reader() const { prefetch_read(credit_marks_); }
 };
 static_assert(sizeof(DelayQueue<Flit>) == 24, "a queue header leaves room for a link side's state in its line");
 

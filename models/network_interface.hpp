@@ -17,6 +17,7 @@
 #include "packet.hpp"
 #include "packet_tracer.hpp"
 #include "ring.hpp"
+#include "prefetch.hpp"
 
 namespace nwn {
 
@@ -176,10 +177,10 @@ class alignas(64) NetworkInterface {
   std::uint64_t window_ejected() const { return window_ejected_; }
   // The lines a packet's creation and injection read of the interface (the
   // first, and with packets queued, the source queues'): Clocked::prefetch.
-  void prefetch_state() const { __builtin_prefetch(this, 1); }
+  void prefetch_state() const { prefetch_write(this); }
   // The line an ejection reads of the interface.
-  void prefetch_eject_state() const { __builtin_prefetch(&eject_group_, 1); }
-  void prefetch_queues() const { __builtin_prefetch(&queue_, 1); }
+  void prefetch_eject_state() const { prefetch_write(&eject_group_); }
+  void prefetch_queues() const { prefetch_write(&queue_); }
 
   // Each returns when the link's next item arrives (kNever: none pending).
   // One test a round (kNever is after every cycle): after the item due now

@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "prefetch.hpp"
+
 namespace nwn {
 
 // Asks for every cache line of [data, data + bytes): for writing (`write`)
@@ -19,8 +21,8 @@ namespace nwn {
 inline void prefetch_lines(const void* data, std::size_t bytes, bool write) {
   const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(data), end = begin + bytes;
   for (std::uintptr_t a = begin & ~std::uintptr_t{63}; a < end; a += 64) {
-    if (write) __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
-    else __builtin_prefetch(reinterpret_cast<const void*>(a), 0);
+    if (write) prefetch_write(reinterpret_cast<const void*>(a));
+    else prefetch_read(reinterpret_cast<const void*>(a));
   }
 }
 

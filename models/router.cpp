@@ -1,5 +1,6 @@
 #include "router.hpp"
 
+#include "prefetch.hpp"
 #include "rng.hpp"
 
 #include <algorithm>
@@ -108,7 +109,7 @@ void Router::prefetch(Cycle now, int stage) const {
     pending_credits_.prefetch(int(output_ref_.size()));
     if (pending_flits_.count() > 0) prefetch_lines(input_ref_.data(), input_ref_.size() * sizeof(PortRef), false);
     if (pending_credits_.count() > 0) prefetch_lines(output_ref_.data(), output_ref_.size() * sizeof(PortRef), false);
-    __builtin_prefetch(subswitches_.data());
+    prefetch_read(subswitches_.data());
   } else if (stage == 2) {
     pending_flits_.for_each_due(now, [&](int i) {
       if (const Link* l = input_ref_[std::size_t(i)].link) l->prefetch_flit_side();

@@ -300,7 +300,7 @@ inline void Subswitch::route_vc(int idx) {
     invalid_route();
   // VC allocation reads the output port next, in this step: no prefetch
   // stage could know it, so ask for it now, before the other routes.
-  __builtin_prefetch(&out_[std::size_t(r.out_port)], 1);
+  prefetch_write(&out_[std::size_t(r.out_port)]);
   v.out_port = std::int16_t(r.out_port);
   v.stage = std::uint16_t(r.vc_lo | r.vc_hi << 8);
   v.state = VcState::VcAlloc;
@@ -1057,7 +1057,7 @@ namespace nwn {
 void Subswitch::prefetch(Cycle /*now*/, int stage) const {
   switch (stage) {
     case 1: {
-      __builtin_prefetch(this);
+      prefetch_read(this);
       const char* hot = reinterpret_cast<const char*>(&buffered_flits_);
       prefetch_lines(hot, std::size_t(reinterpret_cast<const char*>(&sw_alloc_ + 1) - hot), true);
       break;
@@ -1065,8 +1065,8 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
     case 2:
       prefetch_lines(vc_words_.data(), vc_words_.size() * sizeof(VcWords), true);
       if (buffered_flits_ == 0) break;
-      __builtin_prefetch(vc_alloc_.get());
-      __builtin_prefetch(sw_alloc_.get());
+      prefetch_read(vc_alloc_.get());
+      prefetch_read(sw_alloc_.get());
       break;
     case 3:
       if (buffered_flits_ == 0) break;
@@ -1076,15 +1076,15 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
       for (std::size_t w = 0; w < vc_words_.size(); ++w) {
         for (std::uint64_t word = vc_words_[w].occupied; word; word &= word - 1) {
           const std::size_t idx = w * 64 + std::size_t(__builtin_ctzll(word));
-          __builtin_prefetch(&vcs_[idx], 1);
-          __builtin_prefetch(&rows_[std::size_t(by_vcs_.quot(int(idx))) * std::size_t(params_.input_speedup)], 1);
+          prefetch_write(&vcs_[idx]);
+          prefetch_write(&rows_[std::size_t(by_vcs_.quot(int(idx))) * std::size_t(params_.input_speedup)]);
         }
       }
       break;
     case 4:
       if (buffered_flits_ == 0) break;
       for_each_routed_vc([&](std::size_t, const InputVc& v) {
-        if (v.out_port >= 0) __builtin_prefetch(&out_[std::size_t(v.out_port)], 1);
+        if (v.out_port >= 0) prefetch_write(&out_[std::size_t(v.out_port)]);
       });
       break;
     case 5:
@@ -1123,7 +1123,7 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
 void Subswitch::prefetch_arrival(int port, int vc) const {
   if (!crossbar_ports_.empty() || unsigned(vc) >= unsigned(params_.vcs)) return;
   const std::size_t idx = std::size_t(port) * std::size_t(params_.vcs) + std::size_t(vc);
-  __builtin_prefetch(&vcs_[idx], 1);
+  prefetch_write(&vcs_[idx]);
 }
 
 }  // namespace nwn

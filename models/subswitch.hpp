@@ -23,6 +23,7 @@
 #include "packet_tracer.hpp"
 #include "ring.hpp"
 #include "routing.hpp"
+#include "prefetch.hpp"
 
 namespace nwn {
 
@@ -459,10 +460,10 @@ class alignas(64) Subswitch {
   // What receiving a flit on VC `vc` of input `port` (a credit on output
   // `port`) writes.
   void prefetch_arrival(int port, int vc) const;
-  void prefetch_credit_arrival(int port) const { __builtin_prefetch(&out_[std::size_t(port)], 1); }
+  void prefetch_credit_arrival(int port) const { prefetch_write(&out_[std::size_t(port)]); }
   // The row of input `port` (its link, which receiving a flit reads).
   void prefetch_input_row(int port) const {
-    __builtin_prefetch(&rows_[std::size_t(port) * std::size_t(params_.input_speedup)], 1);
+    prefetch_write(&rows_[std::size_t(port) * std::size_t(params_.input_speedup)]);
   }
 };
 

@@ -12,6 +12,7 @@
 #include "../base/registry.hpp"
 #include "../models/endpoint.hpp"
 #include "../models/rng.hpp"
+#include "../models/prefetch.hpp"
 
 namespace nwn {
 
@@ -80,7 +81,7 @@ class SyntheticWorkload final : public Workload {
   bool per_node() const override { return true; }
   // (Placed streams are in the interface's line, which the endpoints prefetch.)
   void prefetch(int node) const override {
-    if (!placed_) __builtin_prefetch(&rng_[std::size_t(node)], 1);
+    if (!placed_) prefetch_write(&rng_[std::size_t(node)]);
   }
   double packet_probability() const { return p_packet_; }
   // The gap for next()'s 53 high bits m: GeometricGaps::gap_of(m) of the
