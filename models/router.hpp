@@ -141,6 +141,9 @@ class Router : public sc_core::sc_module, public Clocked, public SubswitchRoutin
   // The only subswitch (null with several): prefetch reaches it without
   // the line of subswitches_.
   Subswitch* only_ss_ = nullptr;
+  // prefetch_one's due inputs and outputs, found in its stage 2 for the
+  // stages after (with one word of marks each).
+  mutable std::uint64_t prefetch_due_flits_ = 0, prefetch_due_credits_ = 0;
   int message_classes_ = 1, eject_vcs_ = 0;
   GlobalRouting* global_;
   std::vector<PortRef> input_ref_, output_ref_;  // flattened index -> subswitch, port and link
