@@ -36,7 +36,7 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   const std::size_t n_clusters = cluster_begin_.size() - 1;
   threads = std::max(1, std::min<int>(threads, int(std::max<std::size_t>(n_clusters, 1))));
   shares_ = std::vector<Share>(std::size_t(threads));
-  for (Share& s : shares_) s.outbox.reserve(1024);
+  set_publish_lanes();
   // Chunks of about 1/(32 threads) of the total weight, neighbours in the
   // cluster order (routers of one level or group) together; a cluster
   // heavier than that is a chunk of its own. Colour 1 starts a chunk.
@@ -198,24 +198,73 @@ void Kernel::run_share(std::size_t index, Cycle now, Cycle cycles) {
   }
 }
 
-void Kernel::publish_outboxes() {
-  // In a fixed order. A link's publish touches three of its cache lines,
-  // last written on whichever core ran its writer: ask for them a few links ahead.
-  constexpr std::size_t kAhead = 8;
-  for (Share& s : shares_) {
-    const std::size_t n = s.outbox.size();
-    Link* const* links = s.outbox.data();
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) {
-        const char* ahead = reinterpret_cast<const char*>(links[i + kAhead]);
-        prefetch_write(ahead);
-        prefetch_write(ahead + 64);
-        prefetch_write(ahead + 128);
-      }
-      links[i]->publish();
+void Kernel::set_publish_lanes() {
+  const std::size_t lanes = shares_.size();
+  std::vector<std::uintptr_t> splits;
+  if (lanes > 1) {
+    // Each component's marks (a router's and the endpoints' two sets lie
+    // together in their object), by address, weighted as the kernel's split.
+    std::vector<std::pair<std::uintptr_t, std::int64_t>> marks;
+    std::int64_t total = 0;
+    for (const Clocked* c : all_) {
+      const auto f = reinterpret_cast<std::uintptr_t>(c->flit_marks),
+                 k = reinterpret_cast<std::uintptr_t>(c->credit_marks);
+      if (!f && !k) continue;
+      // The lower of the two: a split there puts both in the lane above
+      // (no other component's marks lie between them).
+      marks.emplace_back(!f ? k : !k ? f : std::min(f, k), c->weight());
+      total += c->weight();
     }
-    s.outbox.clear();
+    std::sort(marks.begin(), marks.end());
+    std::int64_t acc = 0;
+    std::size_t next = 1;
+    for (const auto& [address, weight] : marks) {
+      // A split at the first component past each lane's share of the weight.
+      if (next < lanes && acc * std::int64_t(lanes) >= total * std::int64_t(next)) {
+        splits.push_back(address);
+        ++next;
+      }
+      acc += weight;
+    }
   }
+  for (Share& s : shares_) {
+    s.outbox.splits = splits;
+    s.outbox.lanes.assign(lanes, Outbox::Lane{});
+    for (Outbox::Lane& l : s.outbox.lanes) {
+      l.flits.reserve(1024);
+      l.credits.reserve(1024);
+    }
+  }
+}
+
+namespace {
+// Publishes one direction of every link in `links` and empties it. A
+// publish touches the direction's line of the link, last written on
+// whichever core ran its writer: ask for it a few links ahead. (The marks
+// it sets are the reading end's, which nobody asked for.)
+template <bool kFlits>
+void publish_list(std::vector<Link*>& links) {
+  constexpr std::size_t kAhead = 8;
+  const std::size_t n = links.size();
+  Link* const* l = links.data();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) prefetch_write(reinterpret_cast<const char*>(l[i + kAhead]) + (kFlits ? 0 : 64));
+    l[i]->publish_direction<kFlits>();
+  }
+  links.clear();
+}
+}  // namespace
+
+void Kernel::publish_lane(std::size_t lane) {
+  for (Share& s : shares_) {
+    Outbox::Lane& l = s.outbox.lanes[lane];
+    publish_list<true>(l.flits);
+    publish_list<false>(l.credits);
+  }
+}
+
+void Kernel::publish_outboxes() {
+  for (std::size_t lane = 0; lane < shares_.size(); ++lane) publish_lane(lane);
 }
 
 void Kernel::end_blocks() {
@@ -244,7 +293,7 @@ void Kernel::worker(std::size_t index) {
     }
     seen = start_generation_.load(std::memory_order_acquire);
     if (phase_ == kRun) run_share(index, cycle_now_, cycle_count_);
-    else if (index == 1) publish_outboxes();
+    else publish_lane(index);
     running_.fetch_sub(1, std::memory_order_acq_rel);
   }
 }
@@ -291,15 +340,18 @@ void Kernel::run_block(int colour, Cycle now, Cycle cycles) {
   for (Share& s : shares_)
     if (s.error) std::rethrow_exception(std::exchange(s.error, nullptr));
 
-  // Second phase: publish this block's sends. The components' end_block
-  // (the endpoints' statistics) touches nothing a publish does (links and
-  // the marks of pending inputs), so a worker publishes meanwhile.
+  // Second phase: publish this block's sends, a lane of the outboxes a
+  // thread (each lane's reading ends are its own: no two threads mark one).
+  // The components' end_block (the endpoints' statistics) touches nothing
+  // a publish does (links and the marks of pending inputs), so this thread
+  // ends the blocks after its lane while the workers publish theirs.
   if (shares_.size() == 1 || exchange_) {
     publish_outboxes();
     if (exchange_) exchange_->after_publish();
     end_blocks();
   } else {
     start_workers(kPublish);
+    publish_lane(0);
     end_blocks();
     wait_for_workers();
   }

@@ -7,7 +7,8 @@
 // only its own state, its links' write sides (the sends wait in the
 // thread's outbox) and per-thread scratch that holds nothing between steps
 // (Subswitch::Scratch, iSLIP's offers). In the second, the kernel publishes the outboxes, which
-// also marks the inputs that have something pending. Nothing a component
+// also marks the inputs that have something pending: on as many threads, each
+// the links whose reading ends lie in its lane (Outbox). Nothing a component
 // reads can change while the cycle runs, so the result is the same on one
 // thread or many, in any order: bit-identical. (On one thread sends are
 // published as they happen: a reader reads only items that arrived in
@@ -158,7 +159,7 @@ class Kernel : public sc_core::sc_module {
   // thread takes from the front, the others from the back when they have
   // run out), and an error it caught.
   struct alignas(64) Share {
-    std::vector<Link*> outbox;
+    Outbox outbox;
     std::exception_ptr error;
     alignas(64) std::atomic<std::uint64_t> run{0};  // apart from the outbox the thread writes: others take from it
   };
@@ -183,7 +184,13 @@ class Kernel : public sc_core::sc_module {
   // the clusters after it (Clocked::prefetch).
   void run_clusters(std::size_t first, std::size_t last, Cycle now, Cycle cycles);
   [[gnu::always_inline]] void prefetch_cluster(std::size_t k, Cycle now, int stage);
+  // Publishes every thread's outbox lane `lane` (flits, then credits), in
+  // share order; publish_outboxes: every lane, one after another.
+  void publish_lane(std::size_t lane);
   void publish_outboxes();
+  // The outboxes' lanes: the marks of the components split in as many
+  // parts of about equal weight as there are threads, by address (Outbox).
+  void set_publish_lanes();
   void end_blocks();
   void worker(std::size_t index);
   void start_workers(int phase);
@@ -224,7 +231,7 @@ class Kernel : public sc_core::sc_module {
   BlockExchange* exchange_ = nullptr;
 
   // Worker threads wait for a start (a new generation), do the phase asked
-  // (run their share of a block; the first worker: publish the outboxes),
+  // (run their share of a block, or publish their lane of the outboxes),
   // and report done.
   enum Phase { kRun, kPublish };
   std::vector<std::thread> workers_;

@@ -37,13 +37,41 @@ namespace nwn {
 class Link;
 class PendingInputs;
 
+// The links one thread's components wrote in a block, for the kernel to
+// publish after it: each link once a direction, in the lane of the end that
+// reads that direction (the end's marks, PendingInputs), so that the lanes
+// can be published by as many threads at once with no two marking one end.
+// A lane is chosen by the address of the marks against `splits`
+// (ascending: the kernel's, parts of the components of about equal
+// weight, neighbours together); an end without marks (a stand-in of
+// another process, called virtually) is in lane 0. Without splits, one lane.
+struct Outbox {
+  struct Lane {
+    std::vector<Link*> flits, credits;
+  };
+  std::vector<std::uintptr_t> splits;
+  std::vector<Lane> lanes = std::vector<Lane>(1);
+
+  std::size_t lane_of(const PendingInputs* marks) const {
+    const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(marks);
+    std::size_t lane = 0;
+    for (std::uintptr_t s : splits) lane += a >= s;
+    return lane;
+  }
+  template <bool kFlits>
+  void add(Link* link, const PendingInputs* marks) {
+    Lane& lane = lanes[lane_of(marks)];
+    (kFlits ? lane.flits : lane.credits).push_back(link);
+  }
+};
+
 // An end of links (a router, the endpoints).
 class LinkEnd {
  public:
   virtual ~LinkEnd() = default;
-  // Links this end sent on during the current cycle, for the kernel to
-  // publish; null: publish each send at once.
-  std::vector<Link*>* outbox = nullptr;
+  // Where the links this end sent on during the current block wait for
+  // the kernel to publish them; null: publish each send at once.
+  Outbox* outbox = nullptr;
   // Published: input `tag` (this end's numbering) has flits to read from a
   // later cycle on; output `tag` has credits to read. Called only when the
   // link goes from nothing published and unread to something: an end keeps
@@ -584,7 +612,7 @@ class alignas(64) Link {
   // `now` at most kLinkCycleBound (the kernel's cycles are), so the
   // credit's arrival fits its 56 bits: no test a credit.
   void send_credit(int vc, Cycle now) {
-    std::vector<Link*>* const outbox = outbox_of(credit_receiver_);
+    Outbox* const outbox = outbox_of(credit_receiver_);
     credits_.push_in_range(now + credit_latency_cycles_, vc, outbox == nullptr);
     announce<false>(outbox);
   }
@@ -615,6 +643,15 @@ class alignas(64) Link {
     if (flits_dirty_) publish_flits();
     if (credits_dirty_) publish_credits();
   }
+  // One direction of publish(), for a link in that direction's list of an
+  // outbox lane (Outbox): it touches only that direction's line and the
+  // marks of its reading end, so two threads may publish the two
+  // directions of one link at once.
+  template <bool kFlits>
+  void publish_direction() {
+    if (kFlits) publish_flits();
+    else publish_credits();
+  }
 
   // Inspection (conservation checks, idle detection, stuck reports).
   std::size_t flits_in_flight() const { return flits_.size(); }
@@ -633,13 +670,13 @@ class alignas(64) Link {
   // spared the work.
   void send_from(Cycle start, const Flit& f, int extra_cycles) {
     busy_until_ = start + serialization_cycles_;
-    std::vector<Link*>* const outbox = outbox_of(sender_);
+    Outbox* const outbox = outbox_of(sender_);
     count_push(flits_.push(start + extra_cycles + latency_cycles_, f, outbox == nullptr));
     announce<true>(outbox);
   }
   // The outbox of a link's writer (null: none, or no writer), read once a
   // send: the queue's push (may it grow?) and the announce both ask.
-  static std::vector<Link*>* outbox_of(const LinkEnd* writer) { return writer ? writer->outbox : nullptr; }
+  static Outbox* outbox_of(const LinkEnd* writer) { return writer ? writer->outbox : nullptr; }
   // After a send of flits (kFlits) or credits, `outbox` the writer's: the
   // first of the cycle puts the link in the outbox, or the send is
   // published at once (no outbox, or a local link). Each side reads only
@@ -648,12 +685,12 @@ class alignas(64) Link {
   // kernel's publish clears it): neither read nor written (the flag's
   // test, set and clear were about 5 instructions a send on one thread).
   template <bool kFlits>
-  void announce(std::vector<Link*>* outbox) {
+  void announce(Outbox* outbox) {
     if (outbox && !(kFlits ? flits_local_ : credits_local_)) {
       bool& dirty = kFlits ? flits_dirty_ : credits_dirty_;
       if (dirty) return;
       dirty = true;
-      outbox->push_back(this);
+      outbox->add<kFlits>(this, kFlits ? flit_marks_ : credit_marks_);
     } else if (kFlits) {
       publish_sent_flits();
     } else {

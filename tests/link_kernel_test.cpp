@@ -430,8 +430,8 @@ TEST(Link, FlitsSentCountsSendsNotPuts) {
 // Link `l` between two components whose sends wait in outboxes (one vector
 // may serve both) until publish: tags 4 and 9 unless given, room for what
 // these tests send.
-void connect_with_outboxes(Link& l, RecordingEnd& sender, std::vector<Link*>& sender_outbox, RecordingEnd& receiver,
-                           std::vector<Link*>& receiver_outbox, int sender_tag = 4, int receiver_tag = 9) {
+void connect_with_outboxes(Link& l, RecordingEnd& sender, Outbox& sender_outbox, RecordingEnd& receiver,
+                           Outbox& receiver_outbox, int sender_tag = 4, int receiver_tag = 9) {
   sender.outbox = &sender_outbox;
   receiver.outbox = &receiver_outbox;
   l.set_sender(&sender, sender_tag);
@@ -443,11 +443,12 @@ void connect_with_outboxes(Link& l, RecordingEnd& sender, std::vector<Link*>& se
 TEST(Link, WithAnOutboxASendIsSeenOnlyAfterPublish) {
   Link l("l", LinkParams{});
   RecordingEnd sender, receiver;
-  std::vector<Link*> outbox;
+  Outbox outbox;
   connect_with_outboxes(l, sender, outbox, receiver, outbox);
   l.send(flit(1), 0);
   l.send(flit(2), 1);  // the same cycle's link goes to the outbox once
-  EXPECT_EQ(outbox, std::vector<Link*>{&l});
+  EXPECT_EQ(outbox.lanes[0].flits, std::vector<Link*>{&l});
+  EXPECT_TRUE(outbox.lanes[0].credits.empty());
   EXPECT_EQ(l.next_flit_at(), kNever);  // unpublished: the reader sees nothing
   EXPECT_FALSE(l.flit_ready(5));
   EXPECT_TRUE(receiver.flits.empty());
@@ -479,7 +480,7 @@ TEST(Link, CreditRingHoldsItsBoundExactly) {
         lp.latency_cycles = lp.credit_latency_cycles = latency;
         Link l("l", lp);
         RecordingEnd sender, receiver;
-        std::vector<Link*> outbox;
+        Outbox outbox;
         connect_with_outboxes(l, sender, outbox, receiver, outbox);
         l.reserve_credits(64, rate);
         l.reserve_for_blocks(block);
@@ -489,7 +490,7 @@ TEST(Link, CreditRingHoldsItsBoundExactly) {
           for (Cycle t = b; t < b + Cycle(block); ++t)
             for (int k = 0; k < rate; ++k, ++sent) ASSERT_NO_THROW(l.send_credit(k, t)) << latency << rate << block;
           l.publish();
-          outbox.clear();
+          outbox.lanes[0].credits.clear();
           // The sender's block: every credit due by each of its cycles.
           for (Cycle t = b; t < b + Cycle(block); ++t)
             while (l.next_credit_at() <= t) {
@@ -502,7 +503,7 @@ TEST(Link, CreditRingHoldsItsBoundExactly) {
   LinkParams lp;
   Link l("l", lp);
   RecordingEnd sender, receiver;
-  std::vector<Link*> outbox;
+  Outbox outbox;
   connect_with_outboxes(l, sender, outbox, receiver, outbox);
   l.reserve_credits(64, 1);
   l.send_credit(0, 0);
@@ -513,7 +514,7 @@ TEST(Link, CreditRingHoldsItsBoundExactly) {
 TEST(Link, PublicationTellsWhenTheFirstItemArrives) {
   Link l("l", LinkParams{3, 2, 1, 0.0, 64});
   RecordingEnd a, b;
-  std::vector<Link*> outbox_a, outbox_b;
+  Outbox outbox_a, outbox_b;
   connect_with_outboxes(l, a, outbox_a, b, outbox_b, 7);
   l.send(flit(1), 10);
   l.send_credit(0, 11);
@@ -529,14 +530,52 @@ TEST(Link, PublicationTellsWhenTheFirstItemArrives) {
 TEST(Link, ALocalLinkPublishesAtOnce) {
   Link l("l", LinkParams{});
   RecordingEnd end;
-  std::vector<Link*> outbox;
+  Outbox outbox;
   end.outbox = &outbox;
   l.set_sender(&end, 0);
   l.set_receiver(&end, 0);  // one component at both ends
   l.reserve_flits(0);
   l.send(flit(1), 0);
-  EXPECT_TRUE(outbox.empty());
+  EXPECT_TRUE(outbox.lanes[0].flits.empty());
   EXPECT_EQ(l.next_flit_at(), 1u);
+}
+
+// An outbox keeps each direction of a link in the lane of the end that
+// reads it (the address of its marks against the splits), so that two
+// threads publishing two lanes never mark one end; and publishing one
+// direction marks only its reader.
+TEST(Link, AnOutboxLaneIsTheReadingEnds) {
+  PendingInputs marks[2];  // [0]: the flits' sender's credit marks, [1]: the receiver's flit marks
+  for (auto& m : marks) m.resize(16);
+  const auto lo = std::min(reinterpret_cast<std::uintptr_t>(&marks[0]), reinterpret_cast<std::uintptr_t>(&marks[1]));
+  const auto hi = std::max(reinterpret_cast<std::uintptr_t>(&marks[0]), reinterpret_cast<std::uintptr_t>(&marks[1]));
+  Outbox outbox;
+  outbox.splits = {hi};  // the higher marks in lane 1, the lower (and none) in lane 0
+  outbox.lanes.resize(2);
+  EXPECT_EQ(outbox.lane_of(nullptr), 0u);
+  EXPECT_EQ(outbox.lane_of(reinterpret_cast<const PendingInputs*>(lo)), 0u);
+  EXPECT_EQ(outbox.lane_of(reinterpret_cast<const PendingInputs*>(hi)), 1u);
+  const std::size_t credit_lane = outbox.lane_of(&marks[0]), flit_lane = outbox.lane_of(&marks[1]);
+  ASSERT_NE(credit_lane, flit_lane);
+  Link l("l", LinkParams{});
+  RecordingEnd sender, receiver;
+  sender.credit_marks = &marks[0];
+  receiver.flit_marks = &marks[1];
+  connect_with_outboxes(l, sender, outbox, receiver, outbox, 3, 5);
+  l.send(flit(1), 0);
+  l.send_credit(0, 0);
+  EXPECT_EQ(outbox.lanes[flit_lane].flits, std::vector<Link*>{&l});
+  EXPECT_TRUE(outbox.lanes[flit_lane].credits.empty());
+  EXPECT_EQ(outbox.lanes[credit_lane].credits, std::vector<Link*>{&l});
+  EXPECT_TRUE(outbox.lanes[credit_lane].flits.empty());
+  l.publish_direction<true>();
+  EXPECT_EQ(marks[1].count(), 1);
+  EXPECT_EQ(marks[0].count(), 0);
+  EXPECT_EQ(l.next_credit_at(), kNever);  // the credit still unpublished
+  l.publish_direction<false>();
+  EXPECT_EQ(marks[0].count(), 1);
+  EXPECT_EQ(l.next_credit_at(), 1u);
+  EXPECT_TRUE(sender.credits.empty() && receiver.flits.empty());  // through the marks, not the calls
 }
 
 // Kernel: a pinger (its own cluster) sends flit c in cycle c for c < 12 on
