@@ -672,6 +672,11 @@ class alignas(64) Link {
     busy_until_ = start + serialization_cycles_;
     Outbox* const outbox = outbox_of(sender_);
     count_push(flits_.push(start + extra_cycles + latency_cycles_, f, outbox == nullptr));
+    // The slot of the next send, for its stores: the slot a send writes
+    // was last touched by the reader a ring ago, out of L2, and the stores
+    // of a router's sends waiting for their lines filled the store buffer
+    // (about half of the 10-cycle fat tree's samples in the send loop).
+    flits_.prefetch_back();
     announce<true>(outbox);
   }
   // The outbox of a link's writer (null: none, or no writer), read once a
