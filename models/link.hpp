@@ -356,6 +356,12 @@ class DelayQueue {
   const T& front() const { return slots_[head_ & mask_].item; }
   Cycle front_at() const { return slots_[head_ & mask_].at; }
   void pop() { ++head_; }
+  // Asks for the line of the item after the first, when it is published
+  // (else the first's again), without a branch.
+  void prefetch_second() const {
+    const std::uint32_t second = std::uint32_t(head_ + 1 != visible_tail_) & std::uint32_t(head_ != visible_tail_);
+    prefetch_read(&slots_[(head_ + second) & mask_]);
+  }
 
   // The writer's side of a queue whose reader runs in another process
   // (sim/exchange.hpp), between blocks: every published item, handed to
@@ -609,6 +615,10 @@ class alignas(64) Link {
   // The first flit not yet read, in its slot (valid until drop_flit).
   const Flit& front_flit() const { return flits_.front(); }
   void drop_flit() { flits_.pop(); }
+  // After a read, the line of the flit after the next: the reader takes
+  // the next one's arrival at once (next_flit_at), a miss when the link
+  // holds several, and the one after's at its next read.
+  void prefetch_flit_after_next() const { flits_.prefetch_second(); }
   // `now` at most kLinkCycleBound (the kernel's cycles are), so the
   // credit's arrival fits its 56 bits: no test a credit.
   void send_credit(int vc, Cycle now) {

@@ -496,6 +496,7 @@ class alignas(64) Subswitch {
       buffered = &b.at(b.size() - 1);
     }
     link->drop_flit();
+    link->prefetch_flit_after_next();
     ++buffered_flits_;
     ++activity_.buffer_writes;
     if (tracer_ && buffered->traced) trace(TraceEvent::Buffer, now, p, vc, *buffered);
