@@ -425,6 +425,7 @@ namespace nwn {
 // and the source queues of the active ones; 3: the items to read and the
 // slots to send into.
 void EndpointGroup::prefetch(Cycle now, int stage) const {
+  const Cycle until = prefetch_until(now);  // the inputs read in the block's cycles
   // The nodes the slot of `now` holds (the creations run_creations makes
   // from the wheel; those from the heap are rare).
   const auto for_each_creating = [&](auto&& f) {
@@ -446,12 +447,12 @@ void EndpointGroup::prefetch(Cycle now, int stage) const {
       ni->inject_link()->prefetch_flit_side();
       shared_.workload->prefetch(node);
     });
-    pending_credits_.for_each_due(now, [&](int i) {
+    pending_credits_.for_each_due(until, [&](int i) {
       NetworkInterface* ni = nis_[std::size_t(i)];
       ni->inject_link()->prefetch_credit_side();
       ni->prefetch_state();
     });
-    pending_flits_.for_each_due(now, [&](int i) {
+    pending_flits_.for_each_due(until, [&](int i) {
       NetworkInterface* ni = nis_[std::size_t(i)];
       ni->eject_link()->prefetch_flit_side();
       ni->eject_link()->prefetch_credit_side();
@@ -464,8 +465,8 @@ void EndpointGroup::prefetch(Cycle now, int stage) const {
       ni->prefetch_queues();
     }
   } else if (stage == 3) {
-    pending_credits_.for_each_due(now, [&](int i) { nis_[std::size_t(i)]->inject_link()->prefetch_credit(); });
-    pending_flits_.for_each_due(now, [&](int i) {
+    pending_credits_.for_each_due(until, [&](int i) { nis_[std::size_t(i)]->inject_link()->prefetch_credit(); });
+    pending_flits_.for_each_due(until, [&](int i) {
       const Link* l = nis_[std::size_t(i)]->eject_link();
       l->prefetch_flit();
       l->prefetch_credit_slot_to_send();  // the credit for the flit it takes

@@ -31,7 +31,10 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   }
   cluster_begin_.push_back(all_.size());
   prefetching_.assign(all_.size(), 0);
-  for (Clocked* c : all_) c->set_prefetch_useful(cluster_begin_.size() - 1 >= kMinClusters);
+  for (Clocked* c : all_) {
+    c->set_prefetch_useful(cluster_begin_.size() - 1 >= kMinClusters);
+    c->set_prefetch_ahead(Cycle(block_ - 1));
+  }
   with_end_block_ = all_;
   const std::size_t n_clusters = cluster_begin_.size() - 1;
   threads = std::max(1, std::min<int>(threads, int(std::max<std::size_t>(n_clusters, 1))));

@@ -40,6 +40,7 @@
 // (with 1-cycle channels, two cycles instead of one). Each run is published
 // (and its end_block called) as a block is.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -92,10 +93,19 @@ class Clocked : public LinkEnd {
   // only instructions.
   bool prefetch_useful() const { return prefetch_useful_; }
   void set_prefetch_useful(bool useful) { prefetch_useful_ = useful; }
+  // The last cycle of the block a prefetch in cycle `now` (the block's
+  // first) runs ahead of: the cluster runs the block's cycles in a row, so
+  // what arrives by then is read while the lines asked for now are still
+  // in the cache, where a prefetch for `now` alone left each later
+  // cycle's first reads of a link to miss. At most 2^14 cycles on (a
+  // pending input's kept arrival is 16 bits, PendingInputs).
+  Cycle prefetch_until(Cycle now) const { return now + prefetch_ahead_; }
+  void set_prefetch_ahead(Cycle cycles) { prefetch_ahead_ = std::uint16_t(std::min<Cycle>(cycles, 1 << 14)); }
 
  private:
   bool end_block_does_nothing_ = false;
   bool prefetch_useful_ = true;
+  std::uint16_t prefetch_ahead_ = 0;
 };
 
 // Ranks (sim/exchange.hpp): the clusters of one network run in several

@@ -99,11 +99,12 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
 
 // Stage 1: the marks of pending inputs, the port tables and the subswitch
 // objects; 2: the due links' lines; 3: their next items; 4: the input VCs
-// the due flits go to. The subswitches follow their own stages alongside
+// the due flits go to. Due: by the block's last cycle (prefetch_until). The subswitches follow their own stages alongside
 // (one later with several, through the line of subswitches_).
 // With one subswitch the links come from its own tables (prefetch_one).
 void Router::prefetch(Cycle now, int stage) const {
   if (only_ss_) return prefetch_one(now, stage);
+  const Cycle until = prefetch_until(now);
   if (stage == 1) {
     pending_flits_.prefetch(int(input_ref_.size()));
     pending_credits_.prefetch(int(output_ref_.size()));
@@ -111,17 +112,17 @@ void Router::prefetch(Cycle now, int stage) const {
     if (pending_credits_.count() > 0) prefetch_lines(output_ref_.data(), output_ref_.size() * sizeof(PortRef), false);
     prefetch_read(subswitches_.data());
   } else if (stage == 2) {
-    pending_flits_.for_each_due(now, [&](int i) {
+    pending_flits_.for_each_due(until, [&](int i) {
       if (const Link* l = input_ref_[std::size_t(i)].link) l->prefetch_flit_side();
     });
-    pending_credits_.for_each_due(now, [&](int o) {
+    pending_credits_.for_each_due(until, [&](int o) {
       if (const Link* l = output_ref_[std::size_t(o)].link) l->prefetch_credit_side();
     });
   } else if (stage == 3) {
-    pending_flits_.for_each_due(now, [&](int i) {
+    pending_flits_.for_each_due(until, [&](int i) {
       if (const Link* l = input_ref_[std::size_t(i)].link) l->prefetch_flit();
     });
-    pending_credits_.for_each_due(now, [&](int o) {
+    pending_credits_.for_each_due(until, [&](int o) {
       if (const Link* l = output_ref_[std::size_t(o)].link) l->prefetch_credit();
     });
   }
@@ -138,6 +139,7 @@ void Router::prefetch(Cycle now, int stage) const {
 // lines; 4: their next items; 5: the input VCs the due flits go to.
 void Router::prefetch_one(Cycle now, int stage) const {
   const Subswitch& ss = *only_ss_;
+  const Cycle until = prefetch_until(now);
   // Stage 2 finds the due inputs (a test per marked input) and keeps them
   // as masks for stages 3 to 5 (with one word of marks each), which then
   // test nothing: four scans of the marks a direction were 0.8M of the
@@ -146,11 +148,11 @@ void Router::prefetch_one(Cycle now, int stage) const {
   // or needless: the masks choose prefetches, not reads.
   const bool masks = pending_flits_.one_word() && pending_credits_.one_word();
   auto each_flit = [&](auto&& f) {
-    if (!masks) return pending_flits_.for_each_due(now, f);
+    if (!masks) return pending_flits_.for_each_due(until, f);
     for (std::uint64_t m = prefetch_due_flits_; m; m &= m - 1) f(__builtin_ctzll(m));
   };
   auto each_credit = [&](auto&& f) {
-    if (!masks) return pending_credits_.for_each_due(now, f);
+    if (!masks) return pending_credits_.for_each_due(until, f);
     for (std::uint64_t m = prefetch_due_credits_; m; m &= m - 1) f(__builtin_ctzll(m));
   };
   if (stage == 1) {
@@ -158,11 +160,11 @@ void Router::prefetch_one(Cycle now, int stage) const {
     pending_credits_.prefetch(int(output_ref_.size()));
   } else if (stage == 2) {
     std::uint64_t flits = 0, credits = 0;
-    pending_flits_.for_each_due(now, [&](int i) {
+    pending_flits_.for_each_due(until, [&](int i) {
       flits |= std::uint64_t{1} << (i & 63);
       ss.prefetch_input_row(i);
     });
-    pending_credits_.for_each_due(now, [&](int o) {
+    pending_credits_.for_each_due(until, [&](int o) {
       credits |= std::uint64_t{1} << (o & 63);
       ss.prefetch_credit_arrival(o);
     });
@@ -186,7 +188,7 @@ void Router::prefetch_one(Cycle now, int stage) const {
     each_flit([&](int i) {
       const Link* l = ss.input_link(i);
       if (!l) return;
-      if (const Flit* f = l->due_flit(now)) ss.prefetch_arrival(i, f->vc);
+      if (const Flit* f = l->due_flit(until)) ss.prefetch_arrival(i, f->vc);
     });
   }
   ss.prefetch(now, stage);
