@@ -648,7 +648,9 @@ class alignas(64) Link {
     publish_credits();
   }
 
-  // Makes this cycle's sends visible to the other ends (the kernel, between cycles).
+  // Makes the sends since the last publish visible to the other ends, both
+  // directions: a link driven by hand (the tests). The kernel publishes a
+  // direction at a time (publish_direction, from its outboxes' lanes).
   void publish() {
     if (flits_dirty_) publish_flits();
     if (credits_dirty_) publish_credits();

@@ -99,8 +99,9 @@ Router::Router(sc_core::sc_module_name name, int id, const RouterParams& p, Glob
 
 // Stage 1: the marks of pending inputs, the port tables and the subswitch
 // objects; 2: the due links' lines; 3: their next items; 4: the input VCs
-// the due flits go to. Due: by the block's last cycle (prefetch_until). The subswitches follow their own stages alongside
-// (one later with several, through the line of subswitches_).
+// the due flits go to. Due: by the block's last cycle (prefetch_until).
+// The subswitches follow their own stages alongside (one later with
+// several, through the line of subswitches_).
 // With one subswitch the links come from its own tables (prefetch_one).
 void Router::prefetch(Cycle now, int stage) const {
   if (only_ss_) return prefetch_one(now, stage);
@@ -136,7 +137,8 @@ void Router::prefetch(Cycle now, int stage) const {
 // reads anyway, rather than from input_ref_ (output_ref_): those tables
 // were about 4 % of the 1-cycle fat tree's cache misses. Stage 1: the
 // marks; 2: the rows and output ports of the due ones; 3: their links'
-// lines; 4: their next items; 5: the input VCs the due flits go to.
+// lines; 4: their next items; 5: the input VCs the due flits go to (due,
+// as in prefetch: by the block's last cycle).
 void Router::prefetch_one(Cycle now, int stage) const {
   const Subswitch& ss = *only_ss_;
   const Cycle until = prefetch_until(now);
