@@ -353,6 +353,14 @@ class DelayQueue {
   void prefetch_front() const { prefetch_read(&slots_[head_ & mask_]); }
   // The writer's: the slot of the next item to push.
   void prefetch_back() const { prefetch_write(&slots_[tail_ & mask_]); }
+  // Asks for the lines of the first `max` published items not yet read
+  // (a slot a line).
+  void prefetch_published(std::uint32_t max) const {
+    const std::uint32_t n = std::min(visible_tail_ - head_, max);
+    for (std::uint32_t k = 0; k < n; ++k) prefetch_read(&slots_[(head_ + k) & mask_]);
+  }
+  // Items published and not yet read.
+  std::uint32_t published() const { return visible_tail_ - head_; }
   const T& front() const { return slots_[head_ & mask_].item; }
   Cycle front_at() const { return slots_[head_ & mask_].at; }
   void pop() { ++head_; }
@@ -459,6 +467,15 @@ class CreditQueue {
     return (slots()[head_ & mask_] >> 8) | none;
   }
   void prefetch_front() const { prefetch_read(&slots()[head_ & mask_]); }
+  // The lines of the first `max` published items not yet read (8 a line):
+  // every eighth, and the last (the first may start a line anywhere).
+  void prefetch_published(std::uint32_t max) const {
+    const std::uint32_t n = std::min(visible_tail_ - head_, max);
+    if (!n) return;
+    const std::uint64_t* s = slots();
+    for (std::uint32_t k = 0; k < n; k += 8) prefetch_read(&s[(head_ + k) & mask_]);
+    prefetch_read(&s[(head_ + n - 1) & mask_]);
+  }
   void prefetch_back() const { prefetch_write(&slots()[tail_ & mask_]); }
   int front() const { return int(slots()[head_ & mask_] & 0xff); }
   Cycle front_at() const { return slots()[head_ & mask_] >> 8; }
@@ -584,6 +601,11 @@ class alignas(64) Link {
   // cache miss after another (Router::tick).
   void prefetch_credit() const { credits_.prefetch_front(); }
   void prefetch_flit() const { flits_.prefetch_front(); }
+  // The reader's, for a block: the slots of the first `max` flits
+  // (credits) published and not yet read, and how many flits are.
+  void prefetch_flits(std::uint32_t max) const { flits_.prefetch_published(max); }
+  void prefetch_credits(std::uint32_t max) const { credits_.prefetch_published(max); }
+  std::uint32_t published_flits() const { return flits_.published(); }
   // Software prefetch (Clocked::prefetch) of what an end writes: the line
   // of the flits' direction (its queue header, the sender's state), of the
   // credits', and the slot of the next flit (credit) to send: its writer's

@@ -132,13 +132,21 @@ void Router::prefetch(Cycle now, int stage) const {
       if (ss->has_flits() || stage == 2) ss->prefetch(now, stage - 1);
 }
 
+namespace {
+// The published items of a link stage 4 asks for at most: two flits (two
+// lines) and 16 credits (two or three lines). Eight flits and 32 credits
+// asked for too many lines at once: the prefetches themselves then waited
+// for fill buffers (docs/RESULTS.md, the seventeenth session).
+constexpr std::uint32_t kPrefetchFlits = 2, kPrefetchCredits = 16;
+}  // namespace
+
 // One subswitch: flattened input (output) i is its port i, and the link of
 // a due port comes from the subswitch's row (output port), which receiving
 // reads anyway, rather than from input_ref_ (output_ref_): those tables
 // were about 4 % of the 1-cycle fat tree's cache misses. Stage 1: the
 // marks; 2: the rows and output ports of the due ones; 3: their links'
-// lines; 4: their next items; 5: the input VCs the due flits go to (due,
-// as in prefetch: by the block's last cycle).
+// lines; 4: their first published items; 5: the input VCs the due flits
+// go to (due, as in prefetch: by the block's last cycle).
 void Router::prefetch_one(Cycle now, int stage) const {
   const Subswitch& ss = *only_ss_;
   const Cycle until = prefetch_until(now);
@@ -180,17 +188,26 @@ void Router::prefetch_one(Cycle now, int stage) const {
       if (const Link* l = ss.output_link(o)) l->prefetch_credit_side();
     });
   } else if (stage == 4) {
+    // A block of several cycles reads several items of a link (the
+    // 10-cycle fat tree's routers run 20 cycles in a row), not the first
+    // alone: its second flit's arrival was the next miss of a read.
     each_flit([&](int i) {
-      if (const Link* l = ss.input_link(i)) l->prefetch_flit();
+      if (const Link* l = ss.input_link(i)) l->prefetch_flits(kPrefetchFlits);
     });
     each_credit([&](int o) {
-      if (const Link* l = ss.output_link(o)) l->prefetch_credit();
+      if (const Link* l = ss.output_link(o)) l->prefetch_credits(kPrefetchCredits);
     });
   } else if (stage == 5) {
+    // The input VCs the arrivals write: the first flit's, or with more
+    // than one flit published every VC of the port and their rings'
+    // headers (rather than reading each flit's VC from its slot).
     each_flit([&](int i) {
       const Link* l = ss.input_link(i);
       if (!l) return;
-      if (const Flit* f = l->due_flit(until)) ss.prefetch_arrival(i, f->vc);
+      if (l->published_flits() > 1)
+        ss.prefetch_port_arrivals(i);
+      else if (const Flit* f = l->due_flit(until))
+        ss.prefetch_arrival(i, f->vc);
     });
   }
   ss.prefetch(now, stage);

@@ -1120,6 +1120,14 @@ void Subswitch::prefetch(Cycle /*now*/, int stage) const {
   }
 }
 
+void Subswitch::prefetch_port_arrivals(int port) const {
+  const std::size_t V = std::size_t(params_.vcs);
+  if (!crossbar_ports_.empty() || V > 8) return;
+  const std::size_t first = std::size_t(port) * V;
+  for (std::size_t k = 0; k < V; ++k) prefetch_write(&vcs_[first + k]);
+  prefetch_lines(&behind_[first], V * sizeof(behind_[0]), true);
+}
+
 void Subswitch::prefetch_arrival(int port, int vc) const {
   if (!crossbar_ports_.empty() || unsigned(vc) >= unsigned(params_.vcs)) return;
   const std::size_t idx = std::size_t(port) * std::size_t(params_.vcs) + std::size_t(vc);
