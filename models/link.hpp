@@ -477,6 +477,9 @@ class CreditQueue {
     prefetch_read(&s[(head_ + n - 1) & mask_]);
   }
   void prefetch_back() const { prefetch_write(&slots()[tail_ & mask_]); }
+  // The writer's: the slot of the item pushed 7 after the next, the line
+  // after the next one's when the next starts a line (8 items a line).
+  void prefetch_ahead() const { prefetch_write(&slots()[(tail_ + 7) & mask_]); }
   int front() const { return int(slots()[head_ & mask_] & 0xff); }
   Cycle front_at() const { return slots()[head_ & mask_] >> 8; }
   void pop() { ++head_; }
@@ -646,6 +649,10 @@ class alignas(64) Link {
   void send_credit(int vc, Cycle now) {
     Outbox* const outbox = outbox_of(credit_receiver_);
     credits_.push_in_range(now + credit_latency_cycles_, vc, outbox == nullptr);
+    // A credit's store to a line not in the cache (every eighth credit of
+    // a link whose credits are not in its line) held up the stores behind
+    // it, the send's among them: the line a few credits ahead.
+    credits_.prefetch_ahead();
     announce<false>(outbox);
   }
 
