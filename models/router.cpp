@@ -187,15 +187,20 @@ void Router::prefetch_one(Cycle now, int stage) const {
     each_credit([&](int o) {
       if (const Link* l = ss.output_link(o)) l->prefetch_credit_side();
     });
-  } else if (stage == 4) {
+  }
+  // The cycles this block runs: a link's items arrive at least a cycle
+  // apart, so it reads at most this many of a link's flits (and, but with
+  // input speedup, of its credits).
+  const std::uint32_t span = std::uint32_t(std::min<Cycle>(until - now + 1, kPrefetchCredits));
+  if (stage == 4) {
     // A block of several cycles reads several items of a link (the
     // 10-cycle fat tree's routers run 20 cycles in a row), not the first
     // alone: its second flit's arrival was the next miss of a read.
     each_flit([&](int i) {
-      if (const Link* l = ss.input_link(i)) l->prefetch_flits(kPrefetchFlits);
+      if (const Link* l = ss.input_link(i)) l->prefetch_flits(std::min(span, kPrefetchFlits));
     });
     each_credit([&](int o) {
-      if (const Link* l = ss.output_link(o)) l->prefetch_credits(kPrefetchCredits);
+      if (const Link* l = ss.output_link(o)) l->prefetch_credits(span);
     });
   } else if (stage == 5) {
     // The input VCs the arrivals write: the first flit's, or with more
@@ -204,7 +209,7 @@ void Router::prefetch_one(Cycle now, int stage) const {
     each_flit([&](int i) {
       const Link* l = ss.input_link(i);
       if (!l) return;
-      if (l->published_flits() > 1)
+      if (span > 1 && l->published_flits() > 1)
         ss.prefetch_port_arrivals(i);
       else if (const Flit* f = l->due_flit(until))
         ss.prefetch_arrival(i, f->vc);
