@@ -209,10 +209,8 @@ void Router::prefetch_one(Cycle now, int stage) const {
     each_flit([&](int i) {
       const Link* l = ss.input_link(i);
       if (!l) return;
-      if (span > 1 && l->published_flits() > 1)
-        ss.prefetch_port_arrivals(i);
-      else if (const Flit* f = l->due_flit(until))
-        ss.prefetch_arrival(i, f->vc);
+      if (span > 1 && l->published_flits() > 1 && ss.prefetch_port_arrivals(i)) return;
+      if (const Flit* f = l->due_flit(until)) ss.prefetch_arrival(i, f->vc);
     });
   }
   ss.prefetch(now, stage);

@@ -460,9 +460,10 @@ class alignas(64) Subswitch {
   // What receiving a flit on VC `vc` of input `port` (a credit on output
   // `port`) writes.
   void prefetch_arrival(int port, int vc) const;
-  // What receiving flits on any VC of input `port` writes (with 8 VCs or
-  // fewer): its VCs and their rings' headers.
-  void prefetch_port_arrivals(int port) const;
+  // What receiving flits on any VC of input `port` writes: its VCs and
+  // their rings' headers; false (nothing asked for) with more than 8 VCs
+  // or port copies.
+  bool prefetch_port_arrivals(int port) const;
   void prefetch_credit_arrival(int port) const { prefetch_write(&out_[std::size_t(port)]); }
   // The row of input `port` (its link, which receiving a flit reads).
   void prefetch_input_row(int port) const {
