@@ -150,6 +150,10 @@ constexpr std::uint32_t kPrefetchFlits = 2, kPrefetchCredits = 16;
 void Router::prefetch_one(Cycle now, int stage) const {
   const Subswitch& ss = *only_ss_;
   const Cycle until = prefetch_until(now);
+  // The cycles this block runs: a link's items arrive a cycle apart at
+  // least, so it reads at most this many of a link's flits (and, but with
+  // input speedup, of its credits).
+  const Cycle cycles = until - now + 1;
   // Stage 2 finds the due inputs (a test per marked input) and keeps them
   // as masks for stages 3 to 5 (with one word of marks each), which then
   // test nothing: four scans of the marks a direction were 0.8M of the
@@ -187,20 +191,17 @@ void Router::prefetch_one(Cycle now, int stage) const {
     each_credit([&](int o) {
       if (const Link* l = ss.output_link(o)) l->prefetch_credit_side();
     });
-  }
-  // The cycles this block runs: a link's items arrive at least a cycle
-  // apart, so it reads at most this many of a link's flits (and, but with
-  // input speedup, of its credits).
-  const std::uint32_t span = std::uint32_t(std::min<Cycle>(until - now + 1, kPrefetchCredits));
-  if (stage == 4) {
+  } else if (stage == 4) {
     // A block of several cycles reads several items of a link (the
     // 10-cycle fat tree's routers run 20 cycles in a row), not the first
     // alone: its second flit's arrival was the next miss of a read.
+    const auto flits = std::uint32_t(std::min<Cycle>(cycles, kPrefetchFlits));
+    const auto credits = std::uint32_t(std::min<Cycle>(cycles, kPrefetchCredits));
     each_flit([&](int i) {
-      if (const Link* l = ss.input_link(i)) l->prefetch_flits(std::min(span, kPrefetchFlits));
+      if (const Link* l = ss.input_link(i)) l->prefetch_flits(flits);
     });
     each_credit([&](int o) {
-      if (const Link* l = ss.output_link(o)) l->prefetch_credits(span);
+      if (const Link* l = ss.output_link(o)) l->prefetch_credits(credits);
     });
   } else if (stage == 5) {
     // The input VCs the arrivals write: the first flit's, or with more
@@ -209,7 +210,7 @@ void Router::prefetch_one(Cycle now, int stage) const {
     each_flit([&](int i) {
       const Link* l = ss.input_link(i);
       if (!l) return;
-      if (span > 1 && l->published_flits() > 1 && ss.prefetch_port_arrivals(i)) return;
+      if (cycles > 1 && l->published_flits() > 1 && ss.prefetch_port_arrivals(i)) return;
       if (const Flit* f = l->due_flit(until)) ss.prefetch_arrival(i, f->vc);
     });
   }

@@ -1124,7 +1124,7 @@ bool Subswitch::prefetch_port_arrivals(int port) const {
   const std::size_t V = std::size_t(params_.vcs);
   if (!crossbar_ports_.empty() || V > 8) return false;
   const std::size_t first = std::size_t(port) * V;
-  for (std::size_t k = 0; k < V; ++k) prefetch_write(&vcs_[first + k]);
+  prefetch_lines(&vcs_[first], V * sizeof(vcs_[0]), true);
   prefetch_lines(&behind_[first], V * sizeof(behind_[0]), true);
   return true;
 }
