@@ -1,6 +1,7 @@
 // The nwnsim program: reproducible output, and clear errors for bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -188,6 +189,51 @@ TEST(Cli, BenchHugeRefusesAnUnknownOrganization) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--huge"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("xyz"), std::string::npos) << r.output;
+}
+
+// bench --only picks cases by name and --set overrides their settings after
+// their own; --print-args prints a case's `nwnsim run` settings (what
+// scripts/speed-ab runs for its HyperX cases) instead of running it.
+TEST(Cli, BenchPrintsTheRunSettingsOfOneCaseWithOverrides) {
+  auto r = nwnsim("bench --huge cn --only hyperx4096-cn128-ur-0.3 --set network.link_latency_cycles=1 --print-args");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string name = "hyperx4096-cn128-ur-0.3\t";
+  ASSERT_EQ(r.output.compare(0, name.size(), name), 0) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  const std::string sets = r.output.substr(name.size(), r.output.size() - name.size() - 1);
+  EXPECT_NE(sets.find("--set network.hyperx_s=8,16 "), std::string::npos) << sets;
+  const std::string last = "--set network.link_latency_cycles=1";
+  EXPECT_EQ(sets.substr(sets.size() - last.size()), last) << "the override comes last, so it wins: " << sets;
+  auto cfg = nwnsim("config " + sets);
+  ASSERT_EQ(cfg.exit_code, 0) << cfg.output;
+  EXPECT_NE(cfg.output.find("link_latency_cycles = 1\n"), std::string::npos) << cfg.output;
+  EXPECT_NE(cfg.output.find("radix = 128\n"), std::string::npos) << cfg.output;
+}
+
+TEST(Cli, BenchRefusesAnUnknownCaseAndABadOverride) {
+  auto r = nwnsim("bench --huge cn --only hyperx9-cn128 --print-args");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("'hyperx9-cn128'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("hyperx131072-cn128-ur-0.3"), std::string::npos) << "lists the cases: " << r.output;
+  r = nwnsim("bench --only cn64-ur-0.5 --set router.vcs=0 --print-args");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("router.vcs"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("'0'"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BenchOnlyRunsTheCasesNamedWithTheOverrides) {
+  const std::string path = temp_path("bench.json");
+  auto r = nwnsim("bench --quick --only cn64-ur-0.3 --set sim.measure_cycles=300 --set sim.warmup_cycles=100 --json " +
+                  path);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("cn64-ur-0.5"), std::string::npos) << r.output;
+  const auto j = nlohmann::json::parse(slurp(path));
+  ASSERT_EQ(j.at("cases").size(), 1u) << j.dump(2);
+  const auto& c = j.at("cases")[0];
+  EXPECT_EQ(c.at("case"), "cn64-ur-0.3");
+  EXPECT_EQ(c.at("sets").back(), "sim.warmup_cycles=100");
+  EXPECT_GE(c.at("cycles").get<int>(), 400);
+  EXPECT_LT(c.at("cycles").get<int>(), 1000) << "the --quick window is 1,000 + 5,000 cycles";
 }
 
 TEST(Cli, EveryCommandHasHelp) {

@@ -8,6 +8,7 @@
 // speed") and docs/SCALING.md record the figures.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <initializer_list>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "../../models/allocator.hpp"
+#include "../config.hpp"
 #include "../process.hpp"
 #include "../provenance.hpp"
 #include "../report.hpp"
@@ -135,12 +137,21 @@ double children_user_cpu_seconds() {
   return double(r.ru_utime.tv_sec) + double(r.ru_utime.tv_usec) * 1e-6;
 }
 
+// The settings of case `c` as `nwnsim run` arguments: the common ones, then
+// the case's own (the later of two settings of a key wins).
+std::vector<std::string> set_args(const std::vector<std::string>& common, const BenchCase& c) {
+  std::vector<std::string> args;
+  for (const auto* sets : {&common, &c.sets})
+    for (auto& s : *sets) args.insert(args.end(), {"--set", s});
+  return args;
+}
+
 // Runs one case alone; its row of the table and its measurement (null: it failed).
 json measure(const BenchCase& c, const std::vector<std::string>& common, const fs::path& tmp, Table& t) {
   std::vector<Job> job(1);
   job[0].args = {"run", "--quiet", "--perf-json", (tmp / "perf.json").string(), "--json", (tmp / "run.json").string()};
-  for (auto& s : common) job[0].args.insert(job[0].args.end(), {"--set", s});
-  for (auto& s : c.sets) job[0].args.insert(job[0].args.end(), {"--set", s});
+  const std::vector<std::string> sets = set_args(common, c);
+  job[0].args.insert(job[0].args.end(), sets.begin(), sets.end());
   const double user_cpu_before = children_user_cpu_seconds();
   run_jobs(job, 1, [](std::size_t) {});  // one at a time: timings must not share cores
   // The whole child's user CPU (start, building the network, the run): on a
@@ -187,14 +198,61 @@ void print_rtl_slowdowns(const json& measured) {
   }
 }
 
-int cmd_bench(bool quick, bool large, const std::string& huge_org, int threads, const std::string& json_path) {
-  const std::vector<std::string> common = common_sets(quick);
+struct BenchArgs {
+  bool quick = false, large = false, print_args = false;
+  std::string huge_org;
+  int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  std::string json_path;
+  std::vector<std::string> only;  // --only: these cases, in this order
+  std::vector<std::string> sets;  // --set: overrides after every case's own settings
+};
+
+// The cases --only names, in its order (all of them without it), each with
+// the --set overrides after its own settings. An unknown name is an error
+// naming it and the cases of this set; a bad override, one naming its key
+// and value (the config the case would run is built and checked here).
+std::vector<BenchCase> select_cases(const std::vector<BenchCase>& all, const std::vector<std::string>& common,
+                                    const BenchArgs& a) {
+  std::vector<BenchCase> chosen;
+  for (const std::string& name : a.only) {
+    auto it = std::find_if(all.begin(), all.end(), [&](const BenchCase& c) { return c.name == name; });
+    if (it == all.end()) {
+      std::string names;
+      for (const BenchCase& c : all) names += (names.empty() ? "" : ", ") + c.name;
+      throw std::invalid_argument(fmt::format("bench --only: '{}' is not a case{}; the cases are: {}", name,
+                                              a.huge_org.empty() ? "" : " of --huge " + a.huge_org, names));
+    }
+    chosen.push_back(*it);
+  }
+  if (a.only.empty()) chosen = all;
+  for (BenchCase& c : chosen) {
+    c.sets.insert(c.sets.end(), a.sets.begin(), a.sets.end());
+    Config cfg;
+    for (const std::string& s : common) cfg.set_override(s);
+    for (const std::string& s : c.sets) cfg.set_override(s);
+    check_config(cfg);
+  }
+  return chosen;
+}
+
+int cmd_bench(const BenchArgs& a) {
+  const std::vector<std::string> common = common_sets(a.quick);
   std::vector<BenchCase> all;
-  if (huge_org.empty()) {
+  if (a.huge_org.empty()) {
     all = router_cases();
-    add_network_cases(all, quick, large, threads);
+    add_network_cases(all, a.quick, a.large, a.threads);
   } else {
-    all = huge_cases(huge_org);
+    all = huge_cases(a.huge_org);
+  }
+  all = select_cases(all, common, a);
+  if (a.print_args) {
+    for (const BenchCase& c : all) {
+      std::cout << c.name << '\t';
+      const std::vector<std::string> sets = set_args(common, c);
+      for (std::size_t i = 0; i < sets.size(); ++i) std::cout << (i ? " " : "") << sets[i];
+      std::cout << '\n';
+    }
+    return 0;
   }
   const ScratchDir scratch("bench");
   Table t;
@@ -207,27 +265,20 @@ int cmd_bench(bool quick, bool large, const std::string& huge_org, int threads, 
     if (m.is_null()) ++failed;
     else measured.push_back(m);
   }
-  std::cout << "nwnsim bench" << (quick ? " --quick" : "") << (huge_org.empty() ? "" : " --huge " + huge_org)
+  std::cout << "nwnsim bench" << (a.quick ? " --quick" : "") << (a.huge_org.empty() ? "" : " --huge " + a.huge_org)
             << " (common: ";
   for (std::size_t i = 0; i < common.size(); ++i) std::cout << (i ? " " : "") << common[i];
   std::cout << ")\n" << t.render();
   print_rtl_slowdowns(measured);
-  if (!json_path.empty()) {
+  if (!a.json_path.empty()) {
     json out;
     out["nwnsim"] = "bench";
     out["provenance"] = provenance();
     out["cases"] = measured;
-    write_file(json_path, out.dump(2) + "\n");
+    write_file(a.json_path, out.dump(2) + "\n");
   }
   return failed ? kExitFailure : 0;
 }
-
-struct BenchArgs {
-  bool quick = false, large = false;
-  std::string huge_org;
-  int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-  std::string json_path;
-};
 
 }  // namespace
 
@@ -243,8 +294,13 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"cn", "fc"}));
   bench->add_option("--threads", a->threads, "threads for the network cases' second run (default: the cores)")
       ->check(CLI::Range(1, 256));
+  bench->add_option("--only", a->only, "run only this case (repeatable; names as in the table)")->type_name("CASE");
+  bench->add_option("--set", a->sets, "override a config key in every case, after its own settings (repeatable)")
+      ->type_name("KEY=VALUE");
+  bench->add_flag("--print-args", a->print_args,
+                  "run nothing: print each case's name, a tab, and the settings `nwnsim run` gets for it");
   output_option(bench->add_option("--json", a->json_path, "write the measurements as JSON"));
-  bench->callback([a, &exit_code] { exit_code = cmd_bench(a->quick, a->large, a->huge_org, a->threads, a->json_path); });
+  bench->callback([a, &exit_code] { exit_code = cmd_bench(*a); });
 }
 
 }  // namespace nwn
