@@ -20,15 +20,16 @@ inline void cpu_relax() {
 
 Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> clusters, int threads, int block,
                const Clock& clock, std::size_t colour_split)
-    : sc_module(name), clock_(clock), block_(std::max(1, block)) {
-  std::size_t split_at = 0;  // colour 1's first cluster, among the non-empty ones (0: one colour)
+    : sc_module(name), two_colours_(colour_split != kOneColour), clock_(clock), block_(std::max(1, block)) {
+  std::size_t split_at = kOneColour;  // colour 1's first cluster, among the non-empty ones
   for (std::size_t i = 0; i < clusters.size(); ++i) {
     auto& c = clusters[i];
-    if (i == colour_split && colour_split > 0) split_at = cluster_begin_.size();
+    if (i == colour_split) split_at = cluster_begin_.size();
     if (c.empty()) continue;
     cluster_begin_.push_back(all_.size());
     all_.insert(all_.end(), c.begin(), c.end());
   }
+  if (colour_split == clusters.size()) split_at = cluster_begin_.size();  // colour 0 alone
   cluster_begin_.push_back(all_.size());
   prefetching_.assign(all_.size(), 0);
   for (Clocked* c : all_) {
@@ -43,7 +44,6 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   // Chunks of about 1/(32 threads) of the total weight, neighbours in the
   // cluster order (routers of one level or group) together; a cluster
   // heavier than that is a chunk of its own. Colour 1 starts a chunk.
-  if (split_at >= n_clusters) split_at = 0;
   std::vector<std::int64_t> weight(n_clusters, 0);
   std::int64_t total = 0;
   for (std::size_t k = 0; k < n_clusters; ++k) {
@@ -53,8 +53,8 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   const std::int64_t target = std::max<std::int64_t>(1, total / (32 * threads));
   std::int64_t acc = 0;
   for (std::size_t k = 0; k < n_clusters; ++k) {
-    if (acc == 0 || acc + weight[k] > target || (split_at > 0 && k == split_at)) {
-      if (split_at > 0 && k == split_at) chunk_colour_[1] = chunk_begin_.size();
+    if (acc == 0 || acc + weight[k] > target || k == split_at) {
+      if (k == split_at) chunk_colour_[1] = chunk_begin_.size();
       chunk_begin_.push_back(k);
       if (!chunk_seconds_.empty()) chunk_seconds_.back() = double(acc);
       chunk_seconds_.push_back(0);
@@ -65,7 +65,7 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   if (!chunk_seconds_.empty()) chunk_seconds_.back() = double(acc);
   chunk_begin_.push_back(n_clusters);
   chunk_colour_[2] = chunk_seconds_.size();
-  if (split_at == 0) chunk_colour_[1] = chunk_colour_[2];
+  if (split_at >= n_clusters) chunk_colour_[1] = chunk_colour_[2];  // one colour, or none of colour 1 here
   // Until the chunks are timed, their weights stand for their times (the
   // split only compares chunks).
   split_chunks(0, chunk_colour_[2]);

@@ -131,17 +131,19 @@ class Kernel : public sc_core::sc_module {
   // `threads` >= 1. Which thread runs a cluster may change from block to
   // block (run_share); what a component reads does not, so neither does the
   // result. `block` >= 1 cycles: at most the latency of any link between
-  // clusters. `colour_split` > 0: the first colour_split clusters are colour
-  // 0 and the rest colour 1, and every link between clusters joins the two
-  // colours (the caller checks); 0: one colour.
+  // clusters. `colour_split` other than kOneColour: two colours, the first
+  // colour_split clusters colour 0 and the rest colour 1 (either may be
+  // none: under ranks, the other ranks hold the other colour), and every
+  // link between clusters joins the two colours (the caller checks).
+  static constexpr std::size_t kOneColour = ~std::size_t{0};
   Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> clusters, int threads, int block,
-         const Clock& clock, std::size_t colour_split = 0);
+         const Clock& clock, std::size_t colour_split = kOneColour);
   ~Kernel() override;
 
   int threads() const { return int(shares_.size()); }
   int block() const { return block_; }
   // Whether the clusters run in two colours (above).
-  bool two_colours() const { return chunk_colour_[1] != chunk_colour_[2]; }
+  bool two_colours() const { return two_colours_; }
   // The simulation stops at cycle `end` (the next sc_start ends there):
   // blocks stop short of it. Without a horizon ahead, blocks are one cycle.
   void set_horizon(Cycle end) { horizon_ = end; }
@@ -227,6 +229,7 @@ class Kernel : public sc_core::sc_module {
   // all chunks are [chunk_colour_[0], chunk_colour_[2]). One colour: the
   // first range holds them all and the second is empty.
   std::size_t chunk_colour_[3] = {0, 0, 0};
+  bool two_colours_ = false;
   std::size_t run_chunks_[2] = {0, 0};  // the chunks the block being run runs: its colour's, or all
   std::vector<Share> shares_;
   Clock clock_;

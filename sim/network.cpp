@@ -188,30 +188,27 @@ std::vector<std::vector<Clocked*>> near_neighbours_first(std::vector<std::vector
   for (std::size_t i = 0; i < clusters.size(); ++i) place(i);
   return ordered;
 }
-// The clusters' colours (0, 1) such that every link between clusters joins
-// two colours, each colour holding a cluster; empty when there are none
-// (an odd cycle, e.g. a HyperX dimension of three or more routers).
-std::vector<int> two_colours(std::size_t clusters, const std::vector<Link*>& between,
-                             const std::map<const LinkEnd*, std::size_t>& cluster_of) {
-  std::vector<std::vector<std::size_t>> neighbours(clusters);
-  for (const Link* l : between) {
-    const std::size_t a = cluster_of.at(l->sender()), b = cluster_of.at(l->receiver());
+}  // namespace
+
+std::vector<int> two_colours(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& edges) {
+  std::vector<std::vector<std::size_t>> neighbours(n);
+  for (const auto& [a, b] : edges) {
     neighbours[a].push_back(b);
     neighbours[b].push_back(a);
   }
-  std::vector<int> colour(clusters, -1);
+  std::vector<int> colour(n, -1);
   std::vector<std::size_t> queue;
-  for (std::size_t root = 0; root < clusters; ++root) {
+  for (std::size_t root = 0; root < n; ++root) {
     if (colour[root] >= 0) continue;
     colour[root] = 0;
     queue.assign(1, root);
     for (std::size_t head = 0; head < queue.size(); ++head) {
       const std::size_t i = queue[head];
-      for (std::size_t n : neighbours[i]) {
-        if (colour[n] < 0) {
-          colour[n] = 1 - colour[i];
-          queue.push_back(n);
-        } else if (colour[n] == colour[i]) {
+      for (std::size_t k : neighbours[i]) {
+        if (colour[k] < 0) {
+          colour[k] = 1 - colour[i];
+          queue.push_back(k);
+        } else if (colour[k] == colour[i]) {
           return {};
         }
       }
@@ -220,7 +217,6 @@ std::vector<int> two_colours(std::size_t clusters, const std::vector<Link*>& bet
   if (std::count(colour.begin(), colour.end(), 1) == 0) return {};
   return colour;
 }
-}  // namespace
 
 void Network::start(int threads, int max_block) {
   if (kernel_) throw std::logic_error("network: start() called twice");
@@ -290,14 +286,25 @@ void Network::start(int threads, int max_block) {
   }
   // All ranks run the same blocks.
   block = int(ranks_->min(std::uint64_t(block)));
-  if (ranks_->sum(between.size()) == 0) block = 1;  // one router: a longer block was measured to gain nothing (docs/RESULTS.md)
+  const std::uint64_t between_all = ranks_->sum(between.size());
+  if (between_all == 0) block = 1;  // one router: a longer block was measured to gain nothing (docs/RESULTS.md)
   for (Link* l : between) l->reserve_for_blocks(block);
   // Two colours (models/kernel.hpp) when the blocks are the kernel's to
   // choose (sim.block_cycles 0) and the clusters' graph is bipartite: each
-  // cluster then runs two blocks in a row.
-  std::size_t colour_split = 0;
-  if (split && !exchange_ && max_block <= 0 && !between.empty()) {
-    std::vector<int> colour = two_colours(clusters.size(), between, cluster_of);
+  // cluster then runs two blocks in a row. Under ranks the colours are the
+  // whole network's routers' (router_colour_, the same on every rank, as
+  // the decision is): a rank may hold clusters of one colour only, and
+  // still runs both colours' blocks with the others.
+  std::size_t colour_split = Kernel::kOneColour;
+  if (split && max_block <= 0 && between_all > 0) {
+    std::vector<int> colour;
+    if (!exchange_) {
+      std::vector<std::pair<std::size_t, std::size_t>> edges;
+      for (const Link* l : between) edges.emplace_back(cluster_of.at(l->sender()), cluster_of.at(l->receiver()));
+      colour = two_colours(clusters.size(), edges);
+    } else if (!router_colour_.empty()) {
+      for (auto& r : routers_) colour.push_back(router_colour_[std::size_t(r->id())]);  // cluster i: routers_[i]
+    }
     if (!colour.empty()) {
       std::vector<std::vector<Clocked*>> ordered;
       for (int c = 0; c < 2; ++c)
@@ -307,7 +314,7 @@ void Network::start(int threads, int max_block) {
       clusters = std::move(ordered);
     }
   }
-  if (colour_split == 0 && split && block == 1 && !exchange_)
+  if (colour_split == Kernel::kOneColour && split && block == 1 && !exchange_)
     clusters = near_neighbours_first(std::move(clusters), between, cluster_of);
   kernel_ = std::make_unique<Kernel>("kernel", std::move(clusters), threads, block, clock_, colour_split);
   if (exchange_) kernel_->set_exchange(exchange_.get());

@@ -194,7 +194,14 @@ class GraphNetwork final : public Network {
         graph_family ? graph_context(cfg, g, phys, params) : family_context(cfg, topology, g, phys);
     check_vcs(cfg, routing, *ctx, graph_family, fmt::format("network.routing = {} on {}", routing_name, params));
     router_count_ = g.routers();
-    if (ranks.distributed()) rank_of_router_ = partition_routers(cfg, g, ranks.size());
+    if (ranks.distributed()) {
+      rank_of_router_ = partition_routers(cfg, g, ranks.size());
+      std::vector<std::pair<std::size_t, std::size_t>> channels;
+      for (int a = 0; a < g.routers(); ++a)
+        for (int b : g.links[a])
+          if (a < b) channels.emplace_back(std::size_t(a), std::size_t(b));
+      router_colour_ = two_colours(std::size_t(g.routers()), channels);
+    }
     make_endpoints(cfg, g.endpoints(), graph_family ? &layout_ : nullptr, local_nodes(g));
     routing_.push_back(routing.make(*ctx));
     if (ranks.distributed() && routing_.back()->reads_other_routers())
