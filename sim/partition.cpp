@@ -164,6 +164,19 @@ std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int 
   return how == "metis" ? metis_ranks(g, ranks, std::move(rank_of)) : rank_of;
 }
 
+bool colours_pay(const topo::Graph& g, const std::vector<int>& rank_of_router, const std::vector<int>& colour,
+                 int ranks) {
+  std::vector<long long> load(std::size_t(2 * ranks), 0);  // rank k, colour c: load[2 k + c]
+  for (int r = 0; r < g.routers(); ++r)
+    load[std::size_t(2 * rank_of_router[std::size_t(r)] + colour[std::size_t(r)])] += router_weight(g, r);
+  long long by_colour[2] = {0, 0}, together = 0;  // the colours' heaviest ranks; the heaviest rank
+  for (int k = 0; k < ranks; ++k) {
+    for (int c = 0; c < 2; ++c) by_colour[c] = std::max(by_colour[c], load[std::size_t(2 * k + c)]);
+    together = std::max(together, load[std::size_t(2 * k)] + load[std::size_t(2 * k + 1)]);
+  }
+  return 100 * (by_colour[0] + by_colour[1]) <= 105 * together;
+}
+
 long long channels_between_ranks(const topo::Graph& g, const std::vector<int>& rank_of_router) {
   long long n = 0;
   for (int a = 0; a < g.routers(); ++a)

@@ -83,6 +83,30 @@ TEST(Partition, PodsOfAFatTreeCrossFewerChannels) {
       }
 }
 
+// Under ranks the two colours run only where each colour is spread as the
+// ranks are: a fat tree by pods (every pod has leaves and middle routers)
+// but not by id ranges over 2 ranks (the leaves on one rank, most of the
+// middle and the top on the other: 40 % more per block).
+TEST(Partition, TwoColoursPayWhereEveryRankHoldsBothColours) {
+  Config cfg = test::config({"network.topology=fclos", "router.radix=32", "network.fclos_levels=3"});
+  const topo::Graph g = topo::build_graph(cfg);
+  std::vector<std::pair<std::size_t, std::size_t>> channels;
+  for (int a = 0; a < g.routers(); ++a)
+    for (int b : g.links[a])
+      if (a < b) channels.emplace_back(std::size_t(a), std::size_t(b));
+  const std::vector<int> colour = two_colours(std::size_t(g.routers()), channels);
+  ASSERT_EQ(colour.size(), std::size_t(g.routers()));
+  for (int a = 0; a < g.routers(); ++a)
+    for (int b : g.links[a]) EXPECT_NE(colour[a], colour[b]) << a << "-" << b;
+  EXPECT_FALSE(colours_pay(g, partition_routers(cfg, g, 2), colour, 2));
+  cfg.set_override("sim.partition=groups");
+  for (int ranks : {2, 4}) EXPECT_TRUE(colours_pay(g, partition_routers(cfg, g, ranks), colour, ranks)) << ranks;
+  // One rank: nothing to wait for.
+  EXPECT_TRUE(colours_pay(g, std::vector<int>(std::size_t(g.routers()), 0), colour, 1));
+  // An odd cycle has no two colours.
+  EXPECT_TRUE(two_colours(3, {{0, 1}, {1, 2}, {2, 0}}).empty());
+}
+
 // METIS splits topologies without groups: every rank gets routers of
 // about equal weight, the same split every time (every rank computes it
 // alone), never more channels between ranks than router-id ranges, and
