@@ -83,6 +83,7 @@ nlohmann::ordered_json PerfResult::to_json() const {
   j["huge_pages"] = huge_pages_requested();
   if (ranks > 1) {
     j["ranks"] = ranks;
+    if (colours_cost > 0) j["colours_cost"] = colours_cost;
     j["per_rank"] = per_rank;
   }
   return j;
@@ -801,6 +802,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
     perf->threads = net->threads();
     perf->block_cycles = net->block_cycles();
     perf->block_colours = net->block_colours();
+    perf->colours_cost = net->colours_cost();
     if (net->ranks().distributed()) {
       perf->ranks = net->ranks().size();
       perf->peak_rss_mb = double(net->ranks().max(std::uint64_t(ru.ru_maxrss))) / 1024.0;

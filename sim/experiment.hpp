@@ -37,6 +37,9 @@ struct PerfResult {
   int threads = 1;  // kernel threads that ran it (per rank)
   int block_cycles = 1;  // cycles a router ran in a row (models/kernel.hpp)
   int block_colours = 1;  // 2: the routers ran in two colours, two blocks in a row (models/kernel.hpp)
+  // Under ranks, a network with two colours: what they cost a block under
+  // the partition, against one colour (sim/partition.hpp, colours_cost).
+  double colours_cost = 0;
   int ranks = 1;         // processes (mpirun -np; sim/ranks.hpp)
   // Under ranks, one object per rank: its routers and nodes, peak memory,
   // seconds computing and exchanging (of which waiting), and what it

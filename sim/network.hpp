@@ -82,6 +82,9 @@ class Network {
   Kernel* kernel() { return kernel_.get(); }
   int block_cycles() const { return kernel_ ? kernel_->block() : 0; }
   int block_colours() const { return kernel_ && kernel_->two_colours() ? 2 : 1; }
+  // Under ranks, a network with two colours: what they cost a block under
+  // the partition, against one colour (sim/partition.hpp); 0 otherwise.
+  double colours_cost() const { return colours_cost_; }
   // Simulates `cycles` more cycles (sc_start), in blocks that end there.
   void advance(Cycle cycles);
   // Ends the kernel's worker threads (after the simulation; nothing runs
@@ -131,8 +134,10 @@ class Network {
   std::vector<int> rank_of_router_;         // under ranks: sim/partition.hpp
   std::unique_ptr<RankExchange> exchange_;  // under ranks: the channels to the others
   // Under ranks: every router's colour (two_colours over the whole
-  // network's channels), empty when the network has no two colours.
+  // network's channels), empty when the network has no two colours or
+  // they cost more than they gain here (colours_cost_, sim/partition.hpp).
   std::vector<int> router_colour_;
+  double colours_cost_ = 0;
   std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
 

@@ -164,8 +164,8 @@ std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int 
   return how == "metis" ? metis_ranks(g, ranks, std::move(rank_of)) : rank_of;
 }
 
-bool colours_pay(const topo::Graph& g, const std::vector<int>& rank_of_router, const std::vector<int>& colour,
-                 int ranks) {
+double colours_cost(const topo::Graph& g, const std::vector<int>& rank_of_router, const std::vector<int>& colour,
+                    int ranks) {
   std::vector<long long> load(std::size_t(2 * ranks), 0);  // rank k, colour c: load[2 k + c]
   for (int r = 0; r < g.routers(); ++r)
     load[std::size_t(2 * rank_of_router[std::size_t(r)] + colour[std::size_t(r)])] += router_weight(g, r);
@@ -174,7 +174,7 @@ bool colours_pay(const topo::Graph& g, const std::vector<int>& rank_of_router, c
     for (int c = 0; c < 2; ++c) by_colour[c] = std::max(by_colour[c], load[std::size_t(2 * k + c)]);
     together = std::max(together, load[std::size_t(2 * k)] + load[std::size_t(2 * k + 1)]);
   }
-  return 100 * (by_colour[0] + by_colour[1]) <= 105 * together;
+  return double(by_colour[0] + by_colour[1]) / double(std::max(1LL, together));
 }
 
 long long channels_between_ranks(const topo::Graph& g, const std::vector<int>& rank_of_router) {

@@ -31,17 +31,20 @@ namespace nwn {
 // Throws ConfigError when the network cannot be split that way.
 std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int ranks);
 
-// Whether the kernel's two colours (models/kernel.hpp; `colour`: every
-// router's, 0 or 1) pay under this partition. Under ranks each colour's
-// runs end with an exchange, so a run lasts as long as the rank with the
-// most of that colour's weight (as the partition weighs routers), and two
-// colours cost the two colours' heaviest ranks where one colour costs the
-// heaviest rank: they pay when that is at most 5 % more (their gain in one
-// process is 10 % to 30 %, docs/SCALING.md). A fat tree by pods: every
-// pod holds both colours, true; by contiguous ranges over 2 ranks: one
-// rank holds the leaves, the other the top, 40 % more, false.
-bool colours_pay(const topo::Graph& g, const std::vector<int>& rank_of_router, const std::vector<int>& colour,
-                 int ranks);
+// What the kernel's two colours (models/kernel.hpp; `colour`: every
+// router's, 0 or 1) cost a block under this partition, against one
+// colour. Under ranks each colour's runs end with an exchange, so a run
+// lasts as long as the rank with the most of that colour's weight (as the
+// partition weighs routers): two colours cost the two colours' heaviest
+// ranks where one colour costs the heaviest rank. Returns their ratio, 1
+// when every rank holds each colour in proportion. A fat tree by pods:
+// every pod holds both colours, 1.0; by contiguous ranges over 2 ranks:
+// one rank holds the leaves, the other the top, 1.4.
+double colours_cost(const topo::Graph& g, const std::vector<int>& rank_of_router, const std::vector<int>& colour,
+                    int ranks);
+// The two colours run under ranks when colours_cost is at most this (their
+// gain in one process is 10 % to 30 %, docs/SCALING.md).
+constexpr double kColoursMaxCost = 1.05;
 
 // Of a partition: how many one-way channels join routers of different ranks.
 long long channels_between_ranks(const topo::Graph& g, const std::vector<int>& rank_of_router);

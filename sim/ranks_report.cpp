@@ -20,7 +20,13 @@ namespace nwn {
 
 std::string rank_report(const PerfResult& perf) {
   if (!perf.per_rank.is_array()) return "";
-  std::string out = fmt::format("nwnsim: {} ranks, block {} cycles\n", perf.ranks, perf.block_cycles);
+  std::string out = fmt::format("nwnsim: {} ranks, block {} cycles, {}\n", perf.ranks, perf.block_cycles,
+                                perf.block_colours == 2 ? "two colours" : "one colour");
+  if (perf.block_colours == 1 && perf.colours_cost > kColoursMaxCost)
+    out += fmt::format("  (two colours would cost {:.2f}x a block under this partition, each colour's run waiting for "
+                       "its heaviest rank: a partition that spreads each colour over every rank, such as a fat "
+                       "tree's pods, sim.partition = groups, keeps them)\n",
+                       perf.colours_cost);
   out += "  rank  routers    nodes  peak-MB  compute-s  exchange-s  wait-s    blocks  MB-sent  bytes/block\n";
   for (const auto& r : perf.per_rank)
     out += fmt::format("  {:>4}  {:>7}  {:>7}  {:>7.0f}  {:>9.2f}  {:>10.2f}  {:>6.2f}  {:>8}  {:>7.1f}  {:>11.0f}\n",

@@ -201,8 +201,10 @@ class GraphNetwork final : public Network {
         for (int b : g.links[a])
           if (a < b) channels.emplace_back(std::size_t(a), std::size_t(b));
       router_colour_ = two_colours(std::size_t(g.routers()), channels);
-      if (!router_colour_.empty() && !colours_pay(g, rank_of_router_, router_colour_, ranks.size()))
-        router_colour_.clear();
+      if (!router_colour_.empty()) {
+        colours_cost_ = nwn::colours_cost(g, rank_of_router_, router_colour_, ranks.size());
+        if (colours_cost_ > kColoursMaxCost) router_colour_.clear();
+      }
     }
     make_endpoints(cfg, g.endpoints(), graph_family ? &layout_ : nullptr, local_nodes(g));
     routing_.push_back(routing.make(*ctx));
