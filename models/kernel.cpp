@@ -21,7 +21,7 @@ inline void cpu_relax() {
 Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> clusters, int threads, int block,
                const Clock& clock, std::size_t colour_split)
     : sc_module(name), two_colours_(colour_split != kOneColour), clock_(clock), block_(std::max(1, block)) {
-  std::size_t split_at = kOneColour;  // colour 1's first cluster, among the non-empty ones
+  std::size_t split_at = kOneColour;  // colour 1's first cluster, among the non-empty ones (none: past the last)
   for (std::size_t i = 0; i < clusters.size(); ++i) {
     auto& c = clusters[i];
     if (i == colour_split) split_at = cluster_begin_.size();
@@ -29,7 +29,6 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
     cluster_begin_.push_back(all_.size());
     all_.insert(all_.end(), c.begin(), c.end());
   }
-  if (colour_split == clusters.size()) split_at = cluster_begin_.size();  // colour 0 alone
   cluster_begin_.push_back(all_.size());
   prefetching_.assign(all_.size(), 0);
   for (Clocked* c : all_) {

@@ -663,5 +663,54 @@ TEST(Kernel, BlocksAndThreadsChangeTheOrderOfTicksNotTheArrivals) {
   }
 }
 
+// Under MPI ranks a rank may hold clusters of one colour only (the others
+// hold the rest): its kernel still runs both colours' turns (the exchange
+// after each is collective), the empty colour's doing nothing, and every
+// cluster it holds ticks each cycle once, in order, as with one colour.
+struct Counter : Clocked {
+  std::vector<Cycle> ticks;
+  bool active(Cycle now) const override { return now < 30; }
+  void tick(Cycle now) override { ticks.push_back(now); }
+  void flits_pending(int, Cycle) override {}
+  void credits_pending(int, Cycle) override {}
+  void end_block() override { ++end_blocks; }
+  std::uint64_t end_blocks = 0;
+};
+
+TEST(Kernel, ARankWithOneColourRunsBothColoursTurns) {
+  const Clock clock;
+  std::vector<Cycle> want(30);
+  for (Cycle c = 0; c < 30; ++c) want[c] = c;
+  struct Case {
+    const char* name;
+    std::size_t colour_split;  // 0: both counters colour 1; 2: both colour 0
+    int threads;
+  };
+  Counter counters[4][2];
+  std::vector<std::unique_ptr<Kernel>> kernels;
+  const Case cases[] = {{"all1", 0, 1}, {"all0", 2, 1}, {"all1t2", 0, 2}, {"all0t2", 2, 2}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    kernels.push_back(std::make_unique<Kernel>(cases[i].name,
+                                               std::vector<std::vector<Clocked*>>{{&counters[i][0]}, {&counters[i][1]}},
+                                               cases[i].threads, 4, clock, cases[i].colour_split));
+    kernels.back()->set_horizon(40);
+  }
+  Counter one_colour[2];
+  Kernel plain("plain", {{&one_colour[0]}, {&one_colour[1]}}, 1, 4, clock);
+  plain.set_horizon(40);
+  sc_core::sc_start(clock.delay(40));
+  EXPECT_FALSE(plain.two_colours());
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_TRUE(kernels[i]->two_colours()) << cases[i].name;
+    EXPECT_EQ(kernels[i]->threads(), cases[i].threads) << cases[i].name;
+    for (const Counter& c : counters[i]) {
+      EXPECT_EQ(c.ticks, want) << cases[i].name;
+      // Both colours' turns end a block: more of them than one colour's blocks.
+      EXPECT_GT(c.end_blocks, one_colour[0].end_blocks) << cases[i].name;
+    }
+  }
+  for (const Counter& c : one_colour) EXPECT_EQ(c.ticks, want);
+}
+
 }  // namespace
 }  // namespace nwn
