@@ -190,34 +190,6 @@ std::vector<std::vector<Clocked*>> near_neighbours_first(std::vector<std::vector
 }
 }  // namespace
 
-std::vector<int> two_colours(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& edges) {
-  std::vector<std::vector<std::size_t>> neighbours(n);
-  for (const auto& [a, b] : edges) {
-    neighbours[a].push_back(b);
-    neighbours[b].push_back(a);
-  }
-  std::vector<int> colour(n, -1);
-  std::vector<std::size_t> queue;
-  for (std::size_t root = 0; root < n; ++root) {
-    if (colour[root] >= 0) continue;
-    colour[root] = 0;
-    queue.assign(1, root);
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const std::size_t i = queue[head];
-      for (std::size_t k : neighbours[i]) {
-        if (colour[k] < 0) {
-          colour[k] = 1 - colour[i];
-          queue.push_back(k);
-        } else if (colour[k] == colour[i]) {
-          return {};
-        }
-      }
-    }
-  }
-  if (std::count(colour.begin(), colour.end(), 1) == 0) return {};
-  return colour;
-}
-
 void Network::start(int threads, int max_block) {
   if (kernel_) throw std::logic_error("network: start() called twice");
   bool in_step = false;  // every component must run every cycle in turn
@@ -301,7 +273,7 @@ void Network::start(int threads, int max_block) {
     if (!exchange_) {
       std::vector<std::pair<std::size_t, std::size_t>> edges;
       for (const Link* l : between) edges.emplace_back(cluster_of.at(l->sender()), cluster_of.at(l->receiver()));
-      colour = two_colours(clusters.size(), edges);
+      colour = topo::two_colours(clusters.size(), edges);
     } else if (!router_colour_.empty()) {
       for (auto& r : routers_) colour.push_back(router_colour_[std::size_t(r->id())]);  // cluster i: routers_[i]
     }

@@ -7,7 +7,6 @@
 #include <string>
 #include <memory>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "../models/endpoint.hpp"
@@ -133,20 +132,13 @@ class Network {
   int router_count_ = 0;                    // 0: routers_.size() (one process)
   std::vector<int> rank_of_router_;         // under ranks: sim/partition.hpp
   std::unique_ptr<RankExchange> exchange_;  // under ranks: the channels to the others
-  // Under ranks: every router's colour (two_colours over the whole
-  // network's channels), empty when the network has no two colours or
+  // Under ranks: every router's colour (topo::two_colours of the whole
+  // network), empty when the network has no two colours or
   // they cost more than they gain here (colours_cost_, sim/partition.hpp).
   std::vector<int> router_colour_;
   double colours_cost_ = 0;
   std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
-
-// The colours (0, 1) of `n` vertices such that every edge joins two
-// colours, each colour holding a vertex; empty when there are none (an odd
-// cycle, e.g. a HyperX dimension of three or more routers). Deterministic:
-// each connected part's lowest vertex is colour 0. The kernel's two colours
-// (models/kernel.hpp) of the clusters, or under ranks of every router.
-std::vector<int> two_colours(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& edges);
 
 // Networks with their own Network subclass (kind "topology": single, one
 // router, which needs no routing); every other topology is a graph.

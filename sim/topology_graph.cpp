@@ -196,11 +196,7 @@ class GraphNetwork final : public Network {
     router_count_ = g.routers();
     if (ranks.distributed()) {
       rank_of_router_ = partition_routers(cfg, g, ranks.size());
-      std::vector<std::pair<std::size_t, std::size_t>> channels;
-      for (int a = 0; a < g.routers(); ++a)
-        for (int b : g.links[a])
-          if (a < b) channels.emplace_back(std::size_t(a), std::size_t(b));
-      router_colour_ = two_colours(std::size_t(g.routers()), channels);
+      router_colour_ = topo::two_colours(g);
       if (!router_colour_.empty()) {
         colours_cost_ = nwn::colours_cost(g, rank_of_router_, router_colour_, ranks.size());
         if (colours_cost_ > kColoursMaxCost) router_colour_.clear();

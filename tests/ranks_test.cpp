@@ -90,11 +90,7 @@ TEST(Partition, PodsOfAFatTreeCrossFewerChannels) {
 TEST(Partition, TwoColoursPayWhereEveryRankHoldsBothColours) {
   Config cfg = test::config({"network.topology=fclos", "router.radix=32", "network.fclos_levels=3"});
   const topo::Graph g = topo::build_graph(cfg);
-  std::vector<std::pair<std::size_t, std::size_t>> channels;
-  for (int a = 0; a < g.routers(); ++a)
-    for (int b : g.links[a])
-      if (a < b) channels.emplace_back(std::size_t(a), std::size_t(b));
-  const std::vector<int> colour = two_colours(std::size_t(g.routers()), channels);
+  const std::vector<int> colour = topo::two_colours(g);
   ASSERT_EQ(colour.size(), std::size_t(g.routers()));
   for (int a = 0; a < g.routers(); ++a)
     for (int b : g.links[a]) EXPECT_NE(colour[a], colour[b]) << a << "-" << b;
@@ -109,7 +105,7 @@ TEST(Partition, TwoColoursPayWhereEveryRankHoldsBothColours) {
   // One rank: nothing to wait for.
   EXPECT_DOUBLE_EQ(colours_cost(g, std::vector<int>(std::size_t(g.routers()), 0), colour, 1), 1.0);
   // An odd cycle has no two colours.
-  EXPECT_TRUE(two_colours(3, {{0, 1}, {1, 2}, {2, 0}}).empty());
+  EXPECT_TRUE(topo::two_colours(3, {{0, 1}, {1, 2}, {2, 0}}).empty());
 }
 
 // METIS splits topologies without groups: every rank gets routers of

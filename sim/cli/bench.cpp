@@ -246,12 +246,7 @@ int cmd_bench(const BenchArgs& a) {
   }
   all = select_cases(all, common, a);
   if (a.print_args) {
-    for (const BenchCase& c : all) {
-      std::cout << c.name << '\t';
-      const std::vector<std::string> sets = set_args(common, c);
-      for (std::size_t i = 0; i < sets.size(); ++i) std::cout << (i ? " " : "") << sets[i];
-      std::cout << '\n';
-    }
+    for (const BenchCase& c : all) std::cout << c.name << '\t' << fmt::format("{}", fmt::join(set_args(common, c), " ")) << '\n';
     return 0;
   }
   const ScratchDir scratch("bench");
@@ -266,9 +261,8 @@ int cmd_bench(const BenchArgs& a) {
     else measured.push_back(m);
   }
   std::cout << "nwnsim bench" << (a.quick ? " --quick" : "") << (a.huge_org.empty() ? "" : " --huge " + a.huge_org)
-            << " (common: ";
-  for (std::size_t i = 0; i < common.size(); ++i) std::cout << (i ? " " : "") << common[i];
-  std::cout << ")\n" << t.render();
+            << " (common: " << fmt::format("{}", fmt::join(common, " ")) << ")\n"
+            << t.render();
   print_rtl_slowdowns(measured);
   if (!a.json_path.empty()) {
     json out;

@@ -110,6 +110,42 @@ std::string key_values(const Config& cfg, const std::vector<std::string>& keys) 
   return s;
 }
 
+std::vector<int> two_colours(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& edges) {
+  std::vector<std::vector<std::size_t>> neighbours(n);
+  for (const auto& [a, b] : edges) {
+    neighbours[a].push_back(b);
+    neighbours[b].push_back(a);
+  }
+  std::vector<int> colour(n, -1);
+  std::vector<std::size_t> queue;
+  for (std::size_t root = 0; root < n; ++root) {
+    if (colour[root] >= 0) continue;
+    colour[root] = 0;
+    queue.assign(1, root);
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const std::size_t i = queue[head];
+      for (std::size_t k : neighbours[i]) {
+        if (colour[k] < 0) {
+          colour[k] = 1 - colour[i];
+          queue.push_back(k);
+        } else if (colour[k] == colour[i]) {
+          return {};
+        }
+      }
+    }
+  }
+  if (std::count(colour.begin(), colour.end(), 1) == 0) return {};
+  return colour;
+}
+
+std::vector<int> two_colours(const Graph& g) {
+  std::vector<std::pair<std::size_t, std::size_t>> channels;
+  for (int a = 0; a < g.routers(); ++a)
+    for (int b : g.links[a])
+      if (a < b) channels.emplace_back(std::size_t(a), std::size_t(b));
+  return two_colours(std::size_t(g.routers()), channels);
+}
+
 std::vector<std::uint8_t> distances(const Graph& g) {
   const int n = g.routers();
   std::vector<std::uint8_t> d(std::size_t(n) * n, 0xff);

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../base/registry.hpp"
@@ -77,6 +78,15 @@ std::string key_values(const Config& cfg, const std::vector<std::string>& keys);
 // All-pairs hop distances between routers by BFS: routers^2 bytes (a
 // 20,000-router graph takes 400 MB; callers check the size first).
 std::vector<std::uint8_t> distances(const Graph& g);
+
+// The colours (0, 1) of `n` vertices such that every edge joins two
+// colours, each colour holding a vertex; empty when there are none (an odd
+// cycle, e.g. a HyperX dimension of three or more routers). Deterministic:
+// each connected part's lowest vertex is colour 0. The kernel's two colours
+// (models/kernel.hpp): of the clusters in one process, of every router
+// under ranks (the overload: the graph's routers over its channels).
+std::vector<int> two_colours(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& edges);
+std::vector<int> two_colours(const Graph& g);
 
 using GraphFactory = std::function<Graph(const Config&)>;
 
