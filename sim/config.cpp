@@ -50,11 +50,12 @@ std::vector<KeySpec> base_schema() {
        "cycle blocks: each router with its terminals runs up to this many cycles in a row (0: as many as the shortest "
        "router-to-router channel allows, twice that when the routers split in two colours, as a fat tree's levels "
        "do; 1: off); results are identical for any value"},
-      {"sim.partition", V::String, "contiguous", 0, 0, fixed({"contiguous", "groups", "metis"}), "",
+      {"sim.partition", V::String, "auto", 0, 0, fixed({"auto", "contiguous", "groups", "metis"}), "",
        "under mpirun, how the ranks split the routers (each with its terminals): contiguous (router-id ranges of "
-       "about equal weight), groups (the topology's own: Dragonfly groups, fat-tree pods) or metis (a graph "
+       "about equal weight), groups (the topology's own: Dragonfly groups, fat-tree pods), metis (a graph "
        "partition of any topology by METIS: fewer channels between ranks, never more than contiguous, each rank "
-       "within 3 % of its share); results are identical "
+       "within 3 % of its share) or auto (of these three, the lightest heaviest rank, then two colours, then the "
+       "fewest channels between ranks); results are identical "
        "for any value and rank count (docs/SCALING.md)"},
       {"sim.clock_ghz", V::Float, "5", 0.001, 1000, nullptr, "GHz", "datapath clock (the paper: 5 GHz)"},
       {"sim.heatmap", V::Bool, "false", 0, 0, nullptr, "",

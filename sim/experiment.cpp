@@ -84,6 +84,7 @@ nlohmann::ordered_json PerfResult::to_json() const {
   if (ranks > 1) {
     j["ranks"] = ranks;
     if (colours_cost > 0) j["colours_cost"] = colours_cost;
+    j["partition"] = partition;
     j["per_rank"] = per_rank;
   }
   return j;
@@ -803,6 +804,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
     perf->block_cycles = net->block_cycles();
     perf->block_colours = net->block_colours();
     perf->colours_cost = net->colours_cost();
+    perf->partition = net->partition();
     if (net->ranks().distributed()) {
       perf->ranks = net->ranks().size();
       perf->peak_rss_mb = double(net->ranks().max(std::uint64_t(ru.ru_maxrss))) / 1024.0;

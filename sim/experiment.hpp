@@ -40,6 +40,7 @@ struct PerfResult {
   // Under ranks, a network with two colours: what they cost a block under
   // the partition, against one colour (sim/partition.hpp, colours_cost).
   double colours_cost = 0;
+  std::string partition;  // under ranks: the split used (sim/partition.hpp)
   int ranks = 1;         // processes (mpirun -np; sim/ranks.hpp)
   // Under ranks, one object per rank: its routers and nodes, peak memory,
   // seconds computing and exchanging (of which waiting), and what it

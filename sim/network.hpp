@@ -84,6 +84,9 @@ class Network {
   // Under ranks, a network with two colours: what they cost a block under
   // the partition, against one colour (sim/partition.hpp); 0 otherwise.
   double colours_cost() const { return colours_cost_; }
+  // Under ranks, how the routers were split (sim.partition, or auto's
+  // choice); empty in one process.
+  const std::string& partition() const { return partition_; }
   // Simulates `cycles` more cycles (sc_start), in blocks that end there.
   void advance(Cycle cycles);
   // Ends the kernel's worker threads (after the simulation; nothing runs
@@ -137,6 +140,7 @@ class Network {
   // they cost more than they gain here (colours_cost_, sim/partition.hpp).
   std::vector<int> router_colour_;
   double colours_cost_ = 0;
+  std::string partition_;
   std::unique_ptr<Kernel> kernel_;  // declared last: stops its threads before the components go
 };
 

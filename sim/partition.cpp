@@ -131,25 +131,27 @@ std::vector<int> metis_ranks(const topo::Graph& g, int ranks, std::vector<int> r
 
 }  // namespace
 
-std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int ranks) {
+namespace {
+
+// The split by one method: "contiguous", "groups" or "metis". Groups
+// throw ConfigError where the topology has none, or fewer than the ranks;
+// with `quiet_groups`, an empty split instead (auto tries them).
+std::vector<int> split_by(const std::string& how, const Config& cfg, const topo::Graph& g, int ranks,
+                          bool quiet_groups) {
   const int n = g.routers();
-  if (ranks > n)
-    throw ConfigError(fmt::format("config error: mpirun -np {} for {} with {} routers: each rank needs a router "
-                                  "(allowed: at most {} ranks)",
-                                  ranks, g.name, n, n));
-  const std::string& how = cfg.get_string("sim.partition");
   std::vector<std::vector<int>> units;
   if (how == "groups") {
     const std::string& topology = cfg.get_string("network.topology");
     const bool tree = topology == "fclos" || topology == "fattree";
     if (!g.group.empty()) units = tree ? pods(g) : labelled_groups(g);
+    if ((units.size() < 2 || int(units.size()) < ranks) && quiet_groups) return {};
     if (units.size() < 2)
       throw ConfigError(fmt::format("config error: sim.partition = groups: {} has no groups or pods to split along "
-                                    "(allowed here: contiguous or metis)",
+                                    "(allowed here: auto, contiguous or metis)",
                                     g.name));
     if (int(units.size()) < ranks)
       throw ConfigError(fmt::format("config error: sim.partition = groups: {} has {} {}, fewer than the {} ranks: "
-                                    "start at most {} ranks, or set sim.partition = contiguous or metis",
+                                    "start at most {} ranks, or set sim.partition = auto, contiguous or metis",
                                     g.name, units.size(), tree ? "pods" : "groups", ranks, units.size()));
   } else {
     for (int r = 0; r < n; ++r) units.push_back({r});
@@ -162,6 +164,61 @@ std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int 
   }
   std::vector<int> rank_of = deal(units, weight, ranks, n);
   return how == "metis" ? metis_ranks(g, ranks, std::move(rank_of)) : rank_of;
+}
+
+}  // namespace
+
+PartitionScore score_partition(const topo::Graph& g, const std::vector<int>& rank_of_router,
+                               const std::vector<int>& colour, int ranks) {
+  PartitionScore s;
+  std::vector<long long> load(std::size_t(ranks), 0);
+  for (int r = 0; r < g.routers(); ++r) load[std::size_t(rank_of_router[std::size_t(r)])] += router_weight(g, r);
+  s.block_weight = double(*std::max_element(load.begin(), load.end()));
+  if (!colour.empty()) {
+    const double cost = colours_cost(g, rank_of_router, colour, ranks);
+    s.two_colours = cost <= kColoursMaxCost;
+    if (s.two_colours) s.block_weight *= cost;
+  }
+  s.channels_between = channels_between_ranks(g, rank_of_router);
+  return s;
+}
+
+bool better_partition(const PartitionScore& a, const PartitionScore& b) {
+  const double slack = 1.0 + kPartitionBalanceSlack;
+  if (a.block_weight > b.block_weight * slack) return false;
+  if (b.block_weight > a.block_weight * slack) return true;
+  if (a.two_colours != b.two_colours) return a.two_colours;
+  return a.channels_between < b.channels_between;
+}
+
+std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int ranks, std::string* method) {
+  const int n = g.routers();
+  if (ranks > n)
+    throw ConfigError(fmt::format("config error: mpirun -np {} for {} with {} routers: each rank needs a router "
+                                  "(allowed: at most {} ranks)",
+                                  ranks, g.name, n, n));
+  std::string how = cfg.get_string("sim.partition");
+  if (how != "auto" || ranks == 1) {
+    if (how == "auto") how = "contiguous";
+    if (method) *method = how;
+    return split_by(how, cfg, g, ranks, false);
+  }
+  // Every method, scored as the ranks would run it (better_partition);
+  // ties go to the earlier in this order.
+  const std::vector<int> colour = topo::two_colours(g);
+  std::vector<int> best;
+  PartitionScore best_score;
+  for (const char* candidate : {"contiguous", "groups", "metis"}) {
+    std::vector<int> rank_of = split_by(candidate, cfg, g, ranks, true);
+    if (rank_of.empty()) continue;
+    const PartitionScore score = score_partition(g, rank_of, colour, ranks);
+    if (best.empty() || better_partition(score, best_score)) {
+      best = std::move(rank_of);
+      best_score = score;
+      if (method) *method = candidate;
+    }
+  }
+  return best;
 }
 
 double colours_cost(const topo::Graph& g, const std::vector<int>& rank_of_router, const std::vector<int>& colour,

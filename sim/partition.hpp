@@ -5,7 +5,7 @@
 // speed does: a rank waits for the slowest, and the channels between ranks
 // are what the ranks exchange.
 //
-// sim.partition = contiguous (default): router-id ranges of about equal
+// sim.partition = contiguous: router-id ranges of about equal
 // weight (the ports a router uses: its terminals and its channels, a
 // stand-in for the flits it moves), as the kernel makes its threads' chunks.
 // sim.partition = groups: the topology's own structure, whole units in id
@@ -18,6 +18,10 @@
 // the fewest channels between ranks, each rank within 3 % of its share,
 // of METIS's recursive and k-way splits and contiguous ranges (so never
 // more channels than contiguous).
+// sim.partition = auto (default): of the three, the one the ranks would
+// run fastest by better_partition: the lightest block (a block lasts as
+// long as its heaviest rank), then the kernel's two colours (blocks twice
+// as long, half the exchanges), then the fewest channels between ranks.
 #pragma once
 #include <string>
 #include <vector>
@@ -28,8 +32,10 @@
 namespace nwn {
 
 // The rank of every router; each of the `ranks` ranks gets at least one.
-// Throws ConfigError when the network cannot be split that way.
-std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int ranks);
+// Throws ConfigError when the network cannot be split that way. `method`,
+// when given, gets the method used (auto's choice; contiguous for 1 rank).
+std::vector<int> partition_routers(const Config& cfg, const topo::Graph& g, int ranks,
+                                   std::string* method = nullptr);
 
 // What the kernel's two colours (models/kernel.hpp; `colour`: every
 // router's, 0 or 1) cost a block under this partition, against one
@@ -48,5 +54,27 @@ constexpr double kColoursMaxCost = 1.05;
 
 // Of a partition: how many one-way channels join routers of different ranks.
 long long channels_between_ranks(const topo::Graph& g, const std::vector<int>& rank_of_router);
+
+// What sim.partition = auto compares of a split. block_weight: the
+// heaviest rank's weight (the ports of its routers), or with the two
+// colours on (`colour` not empty and colours_cost at most
+// kColoursMaxCost) the two colours' heaviest ranks' together, since each
+// colour's run waits for its own.
+struct PartitionScore {
+  double block_weight = 0;
+  bool two_colours = false;
+  long long channels_between = 0;
+};
+PartitionScore score_partition(const topo::Graph& g, const std::vector<int>& rank_of_router,
+                               const std::vector<int>& colour, int ranks);
+// Blocks within this fraction of each other weigh the same to auto: METIS
+// keeps every rank within 3 % of its share, so finer differences are not
+// the method's.
+constexpr double kPartitionBalanceSlack = 0.03;
+// Whether auto takes `a` over `b`: a block lighter by more than the slack;
+// else two colours over one; else fewer channels between ranks (the bytes
+// a block exchanges). Weight first: in the model of docs/SCALING.md a
+// block's compute is 94 % to 97 % of its time on 2 to 16 ranks.
+bool better_partition(const PartitionScore& a, const PartitionScore& b);
 
 }  // namespace nwn

@@ -20,12 +20,12 @@ namespace nwn {
 
 std::string rank_report(const PerfResult& perf) {
   if (!perf.per_rank.is_array()) return "";
-  std::string out = fmt::format("nwnsim: {} ranks, block {} cycles, {}\n", perf.ranks, perf.block_cycles,
-                                perf.block_colours == 2 ? "two colours" : "one colour");
+  std::string out = fmt::format("nwnsim: {} ranks split by {}, block {} cycles, {}\n", perf.ranks, perf.partition,
+                                perf.block_cycles, perf.block_colours == 2 ? "two colours" : "one colour");
   if (perf.block_colours == 1 && perf.colours_cost > kColoursMaxCost)
     out += fmt::format("  (two colours would cost {:.2f}x a block under this partition, each colour's run waiting for "
                        "its heaviest rank: a partition that spreads each colour over every rank, such as a fat "
-                       "tree's pods, sim.partition = groups, keeps them)\n",
+                       "tree's pods, sim.partition = groups or auto, keeps them)\n",
                        perf.colours_cost);
   out += "  rank  routers    nodes  peak-MB  compute-s  exchange-s  wait-s    blocks  MB-sent  bytes/block\n";
   for (const auto& r : perf.per_rank)

@@ -195,7 +195,7 @@ class GraphNetwork final : public Network {
     check_vcs(cfg, routing, *ctx, graph_family, fmt::format("network.routing = {} on {}", routing_name, params));
     router_count_ = g.routers();
     if (ranks.distributed()) {
-      rank_of_router_ = partition_routers(cfg, g, ranks.size());
+      rank_of_router_ = partition_routers(cfg, g, ranks.size(), &partition_);
       router_colour_ = topo::two_colours(g);
       if (!router_colour_.empty()) {
         colours_cost_ = nwn::colours_cost(g, rank_of_router_, router_colour_, ranks.size());

@@ -29,7 +29,8 @@ void expect_contiguous(const std::vector<int>& rank_of, int ranks) {
 }
 
 TEST(Partition, ContiguousRangesOfAboutEqualWeight) {
-  const Config cfg = test::config({"network.topology=torus", "network.torus.dims=8,8", "router.radix=8"});
+  const Config cfg = test::config(
+      {"network.topology=torus", "network.torus.dims=8,8", "router.radix=8", "sim.partition=contiguous"});
   const topo::Graph g = topo::build_graph(cfg);
   for (int ranks : {1, 2, 3, 5, 64}) {
     const std::vector<int> rank_of = partition_routers(cfg, g, ranks);
@@ -67,7 +68,8 @@ TEST(Partition, GroupsKeepEachDragonflyGroupOnOneRank) {
 // A fat tree split by pods crosses fewer channels than by router ranges,
 // which put the leaves on one rank and their parents on another.
 TEST(Partition, PodsOfAFatTreeCrossFewerChannels) {
-  Config cfg = test::config({"network.topology=fclos", "router.radix=8", "network.fclos_levels=3"});
+  Config cfg = test::config(
+      {"network.topology=fclos", "router.radix=8", "network.fclos_levels=3", "sim.partition=contiguous"});
   const topo::Graph g = topo::build_graph(cfg);
   const long long contiguous = channels_between_ranks(g, partition_routers(cfg, g, 4));
   cfg.set_override("sim.partition=groups");
@@ -88,7 +90,8 @@ TEST(Partition, PodsOfAFatTreeCrossFewerChannels) {
 // but not by id ranges over 2 ranks (the leaves on one rank, most of the
 // middle and the top on the other: 40 % more per block).
 TEST(Partition, TwoColoursPayWhereEveryRankHoldsBothColours) {
-  Config cfg = test::config({"network.topology=fclos", "router.radix=32", "network.fclos_levels=3"});
+  Config cfg = test::config(
+      {"network.topology=fclos", "router.radix=32", "network.fclos_levels=3", "sim.partition=contiguous"});
   const topo::Graph g = topo::build_graph(cfg);
   const std::vector<int> colour = topo::two_colours(g);
   ASSERT_EQ(colour.size(), std::size_t(g.routers()));
@@ -124,6 +127,7 @@ TEST(Partition, MetisSplitsAnyTopologyEvenlyWithFewerChannelsBetweenRanks) {
   for (const auto& [sets, fewer] : networks) {
     Config cfg;
     for (const std::string& set : sets) cfg.set_override(set);
+    cfg.set_override("sim.partition=contiguous");
     const topo::Graph g = topo::build_graph(cfg);
     for (int ranks : {2, 3, 4, 16}) {
       const long long contiguous = channels_between_ranks(g, partition_routers(cfg, g, ranks));
@@ -156,6 +160,61 @@ TEST(Partition, MetisSplitsAnyTopologyEvenlyWithFewerChannelsBetweenRanks) {
       }
     }
   }
+}
+
+// sim.partition = auto takes, of contiguous, groups and metis, the split
+// with the lightest block, then two colours, then the fewest channels
+// between ranks (better_partition). A fat tree on 2 or 4 ranks: its pods
+// (balanced, both colours on every rank, the fewest channels). On 3
+// ranks its 4 pods deal unevenly (one rank gets two), so not the pods.
+// A Slim Fly has no groups: METIS, with fewer channels than id ranges.
+// One rank: contiguous, and nothing computed.
+TEST(Partition, AutoTakesTheSplitTheRanksRunFastest) {
+  struct Case {
+    std::vector<std::string> sets;
+    int ranks;
+    std::string want;  // the method auto must take ("": any but groups)
+  };
+  const std::vector<std::string> fat_tree = {"network.topology=fclos", "router.radix=8", "network.fclos_levels=3"};
+  const std::vector<std::string> slim_fly = {"network.topology=slimfly", "network.slimfly.q=5", "router.radix=12"};
+  const std::vector<Case> cases = {{fat_tree, 2, "groups"}, {fat_tree, 4, "groups"}, {fat_tree, 3, ""},
+                                   {slim_fly, 2, "metis"},  {slim_fly, 4, "metis"},  {fat_tree, 1, "contiguous"}};
+  for (const Case& c : cases) {
+    Config cfg;
+    for (const std::string& set : c.sets) cfg.set_override(set);
+    const topo::Graph g = topo::build_graph(cfg);
+    const std::string what = g.name + ", " + std::to_string(c.ranks) + " ranks";
+    std::string method;
+    const std::vector<int> rank_of = partition_routers(cfg, g, c.ranks, &method);
+    if (c.want.empty()) {
+      EXPECT_NE(method, "groups") << what;
+    } else {
+      EXPECT_EQ(method, c.want) << what;
+    }
+    // The split is the chosen method's, and no method's is better.
+    cfg.set_override("sim.partition=" + method);
+    EXPECT_EQ(partition_routers(cfg, g, c.ranks), rank_of) << what;
+    const std::vector<int> colour = topo::two_colours(g);
+    const PartitionScore chosen = score_partition(g, rank_of, colour, c.ranks);
+    for (const char* other : {"contiguous", "groups", "metis"}) {
+      cfg.set_override(std::string("sim.partition=") + other);
+      std::vector<int> split;
+      try {
+        split = partition_routers(cfg, g, c.ranks);
+      } catch (const ConfigError&) {
+        continue;  // groups where there are none, or too few
+      }
+      EXPECT_FALSE(better_partition(score_partition(g, split, colour, c.ranks), chosen)) << what << ": " << other;
+    }
+  }
+  // The order of the tests: a lighter block first, then two colours, then
+  // fewer channels.
+  const PartitionScore light{100, false, 50}, heavy{110, true, 10}, within{102, true, 60}, fewer{101, false, 40};
+  EXPECT_TRUE(better_partition(light, heavy));
+  EXPECT_FALSE(better_partition(heavy, light));
+  EXPECT_TRUE(better_partition(within, light));
+  EXPECT_TRUE(better_partition(fewer, light));
+  EXPECT_FALSE(better_partition(light, light));
 }
 
 TEST(Partition, GroupsOfATopologyWithoutThemIsAnError) {
