@@ -129,10 +129,6 @@ std::vector<int> metis_ranks(const topo::Graph& g, int ranks, std::vector<int> r
   return best;
 }
 
-}  // namespace
-
-namespace {
-
 // The split by one method: "contiguous", "groups" or "metis". Groups
 // throw ConfigError where the topology has none, or fewer than the ranks;
 // with `quiet_groups`, an empty split instead (auto tries them).
