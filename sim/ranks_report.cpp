@@ -89,7 +89,7 @@ ShareMemory measure_share(const Config& cfg, int ranks) {
   if (cfg.get_string("network.topology") != "single" && ranks > 1) {
     // The rank with the most routers (then nodes): the largest share.
     const topo::Graph g = topo::build_graph(cfg);
-    const std::vector<int> rank_of = partition_routers(cfg, g, ranks);
+    const std::vector<int> rank_of = partition_routers(cfg, g, ranks, &m.partition);
     std::vector<long long> routers(std::size_t(ranks), 0), nodes(std::size_t(ranks), 0);
     for (int r = 0; r < g.routers(); ++r) {
       ++routers[std::size_t(rank_of[std::size_t(r)])];
@@ -130,7 +130,10 @@ std::string rank_job_script(const Config& cfg, const RankJob& job) {
   if (mem <= 0) {
     const ShareMemory m = measure_share(cfg, job.ranks);
     mem = std::ceil(m.bound_mb() * 1.1);
-    basis = fmt::format(
+    if (!m.partition.empty())
+      basis = fmt::format("# The ranks split the routers by {} (sim.partition = {}; docs/SCALING.md).\n", m.partition,
+                          cfg.get_string("sim.partition"));
+    basis += fmt::format(
         "# Memory per rank: rank {}'s share ({} routers, {} nodes), the largest, took {:.0f} MB to build here\n"
         "# (peak RSS); its VC buffers, every one full, take {:.0f} MB more; a rank gets 1.1 x the sum, {:.0f} MB\n"
         "# (docs/SCALING.md, \"Memory per rank\": a saturated open-loop run also grows its source\n"

@@ -39,6 +39,7 @@ std::string rank_job_script(const Config& cfg, const RankJob& job);
 // (docs/SCALING.md, "Memory per rank").
 struct ShareMemory {
   int rank = 0, routers = 0, nodes = 0;
+  std::string partition;  // the split the ranks will use (auto's choice); empty for one rank
   double built_mb = 0, full_buffers_mb = 0;
   double bound_mb() const { return built_mb + full_buffers_mb; }
 };

@@ -257,6 +257,10 @@ TEST(RankJob, EmitSlurmWritesAnMpiJobWithMeasuredMemoryPerRank) {
   EXPECT_NE(r.output.find("#SBATCH --cpus-per-task=2\n"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("#SBATCH --mem-per-cpu="), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("share (6 routers, 6 nodes)"), std::string::npos) << r.output;
+  // A torus has no groups; auto says which of ranges and METIS it took.
+  EXPECT_TRUE(r.output.find("split the routers by contiguous (sim.partition = auto") != std::string::npos ||
+              r.output.find("split the routers by metis (sim.partition = auto") != std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("srun --mpi=pmix "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("/out.json'"), std::string::npos) << "outputs by absolute path: " << r.output;
   const auto fixed = test::nwnsim(
