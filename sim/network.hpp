@@ -137,7 +137,7 @@ class Network {
   std::unique_ptr<RankExchange> exchange_;  // under ranks: the channels to the others
   // Under ranks: every router's colour (topo::two_colours of the whole
   // network), empty when the network has no two colours or
-  // they cost more than they gain here (colours_cost_, sim/partition.hpp).
+  // they cost more than they gain here (score_partition, sim/partition.hpp).
   std::vector<int> router_colour_;
   double colours_cost_ = 0;
   std::string partition_;

@@ -171,9 +171,9 @@ PartitionScore score_partition(const topo::Graph& g, const std::vector<int>& ran
   for (int r = 0; r < g.routers(); ++r) load[std::size_t(rank_of_router[std::size_t(r)])] += router_weight(g, r);
   s.block_weight = double(*std::max_element(load.begin(), load.end()));
   if (!colour.empty()) {
-    const double cost = colours_cost(g, rank_of_router, colour, ranks);
-    s.two_colours = cost <= kColoursMaxCost;
-    if (s.two_colours) s.block_weight *= cost;
+    s.colours_cost = colours_cost(g, rank_of_router, colour, ranks);
+    s.two_colours = s.colours_cost <= kColoursMaxCost;
+    if (s.two_colours) s.block_weight *= s.colours_cost;
   }
   s.channels_between = channels_between_ranks(g, rank_of_router);
   return s;

@@ -55,14 +55,17 @@ constexpr double kColoursMaxCost = 1.05;
 // Of a partition: how many one-way channels join routers of different ranks.
 long long channels_between_ranks(const topo::Graph& g, const std::vector<int>& rank_of_router);
 
-// What sim.partition = auto compares of a split. block_weight: the
-// heaviest rank's weight (the ports of its routers), or with the two
-// colours on (`colour` not empty and colours_cost at most
-// kColoursMaxCost) the two colours' heaviest ranks' together, since each
-// colour's run waits for its own.
+// A split as the ranks would run it: what sim.partition = auto compares,
+// and whether the two colours run (the network's build asks this too).
+// two_colours: `colour` is not empty and colours_cost, kept in
+// colours_cost (0 without colours), is at most kColoursMaxCost.
+// block_weight: the heaviest rank's weight (the ports of its routers), or
+// with the two colours the two colours' heaviest ranks' together, since
+// each colour's run waits for its own.
 struct PartitionScore {
   double block_weight = 0;
   bool two_colours = false;
+  double colours_cost = 0;
   long long channels_between = 0;
 };
 PartitionScore score_partition(const topo::Graph& g, const std::vector<int>& rank_of_router,

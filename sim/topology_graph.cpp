@@ -197,10 +197,9 @@ class GraphNetwork final : public Network {
     if (ranks.distributed()) {
       rank_of_router_ = partition_routers(cfg, g, ranks.size(), &partition_);
       router_colour_ = topo::two_colours(g);
-      if (!router_colour_.empty()) {
-        colours_cost_ = nwn::colours_cost(g, rank_of_router_, router_colour_, ranks.size());
-        if (colours_cost_ > kColoursMaxCost) router_colour_.clear();
-      }
+      const PartitionScore split = score_partition(g, rank_of_router_, router_colour_, ranks.size());
+      colours_cost_ = split.colours_cost;
+      if (!split.two_colours) router_colour_.clear();
     }
     make_endpoints(cfg, g.endpoints(), graph_family ? &layout_ : nullptr, local_nodes(g));
     routing_.push_back(routing.make(*ctx));

@@ -209,7 +209,15 @@ TEST(Partition, AutoTakesTheSplitTheRanksRunFastest) {
   }
   // The order of the tests: a lighter block first, then two colours, then
   // fewer channels.
-  const PartitionScore light{100, false, 50}, heavy{110, true, 10}, within{102, true, 60}, fewer{101, false, 40};
+  auto score = [](double block_weight, bool two_colours, long long channels_between) {
+    PartitionScore s;
+    s.block_weight = block_weight;
+    s.two_colours = two_colours;
+    s.channels_between = channels_between;
+    return s;
+  };
+  const PartitionScore light = score(100, false, 50), heavy = score(110, true, 10), within = score(102, true, 60),
+                       fewer = score(101, false, 40);
   EXPECT_TRUE(better_partition(light, heavy));
   EXPECT_FALSE(better_partition(heavy, light));
   EXPECT_TRUE(better_partition(within, light));

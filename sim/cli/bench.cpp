@@ -246,7 +246,8 @@ int cmd_bench(const BenchArgs& a) {
   }
   all = select_cases(all, common, a);
   if (a.print_args) {
-    for (const BenchCase& c : all) std::cout << c.name << '\t' << fmt::format("{}", fmt::join(set_args(common, c), " ")) << '\n';
+    for (const BenchCase& c : all)
+      std::cout << c.name << '\t' << fmt::format("{}", fmt::join(set_args(common, c), " ")) << '\n';
     return 0;
   }
   const ScratchDir scratch("bench");
