@@ -11,6 +11,10 @@
 namespace nwn {
 
 namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -177,7 +181,7 @@ void Kernel::run_chunk(Share& s, std::size_t k, Cycle now, Cycle cycles) {
   for (std::size_t i = cluster_begin_[chunk_begin_[k]]; i < cluster_begin_[chunk_begin_[k + 1]]; ++i)
     if (all_[i]->outbox != &s.outbox) all_[i]->outbox = &s.outbox;
   run_clusters(chunk_begin_[k], chunk_begin_[k + 1], now, cycles);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = seconds_since(t0);
   const double per_cycle = seconds / double(cycles);
   chunk_seconds_[k] = chunks_timed_ ? chunk_seconds_[k] + (per_cycle - chunk_seconds_[k]) / 4 : per_cycle;
 }
@@ -189,11 +193,16 @@ void Kernel::run_share(std::size_t index, Cycle now, Cycle cycles) {
       run_clusters(chunk_begin_[run_chunks_[0]], chunk_begin_[run_chunks_[1]], now, cycles);
       return;
     }
-    for (std::size_t k; (k = take_chunk(s, true)) != kNoChunk;) run_chunk(s, k, now, cycles);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::uint64_t chunks = 0, taken = 0;
+    for (std::size_t k; (k = take_chunk(s, true)) != kNoChunk; ++chunks) run_chunk(s, k, now, cycles);
     for (std::size_t j = 1; j < shares_.size(); ++j) {
       Share& other = shares_[(index + j) % shares_.size()];
-      for (std::size_t k; (k = take_chunk(other, false)) != kNoChunk;) run_chunk(s, k, now, cycles);
+      for (std::size_t k; (k = take_chunk(other, false)) != kNoChunk; ++taken) run_chunk(s, k, now, cycles);
     }
+    s.time.chunks += chunks + taken;
+    s.time.taken_chunks += taken;
+    s.time.run_seconds += seconds_since(t0);
   } catch (...) {
     s.error = std::current_exception();
     for (Share& other : shares_) other.run.store(0, std::memory_order_relaxed);  // the others stop taking chunks
@@ -294,8 +303,13 @@ void Kernel::worker(std::size_t index) {
       start_cv_.wait(lock, [&] { return stop_.load() || start_generation_.load() != seen; });
     }
     seen = start_generation_.load(std::memory_order_acquire);
-    if (phase_ == kRun) run_share(index, cycle_now_, cycle_count_);
-    else publish_lane(index);
+    if (phase_ == kRun) {
+      run_share(index, cycle_now_, cycle_count_);
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      publish_lane(index);
+      shares_[index].time.publish_seconds += seconds_since(t0);
+    }
     running_.fetch_sub(1, std::memory_order_acq_rel);
   }
 }
@@ -333,10 +347,12 @@ void Kernel::run_block(int colour, Cycle now, Cycle cycles) {
   } else {
     cycle_now_ = now;
     cycle_count_ = cycles;
+    const auto t0 = std::chrono::steady_clock::now();
     split_chunks(run_chunks_[0], run_chunks_[1]);
     start_workers(kRun);
     run_share(0, now, cycles);
     wait_for_workers();
+    run_phase_seconds_ += seconds_since(t0);
     chunks_timed_ = true;
   }
   for (Share& s : shares_)
@@ -352,11 +368,27 @@ void Kernel::run_block(int colour, Cycle now, Cycle cycles) {
     if (exchange_) exchange_->after_publish();
     end_blocks();
   } else {
+    const auto t0 = std::chrono::steady_clock::now();
     start_workers(kPublish);
     publish_lane(0);
+    const auto t1 = std::chrono::steady_clock::now();
     end_blocks();
+    const auto t2 = std::chrono::steady_clock::now();
     wait_for_workers();
+    shares_[0].time.publish_seconds += std::chrono::duration<double>(t1 - t0).count();
+    end_block_seconds_ += std::chrono::duration<double>(t2 - t1).count();
+    publish_phase_seconds_ += seconds_since(t0);
   }
+}
+
+Kernel::ThreadTimes Kernel::thread_times() const {
+  ThreadTimes t;
+  if (shares_.size() < 2 || exchange_) return t;
+  t.run_phase_seconds = run_phase_seconds_;
+  t.publish_phase_seconds = publish_phase_seconds_;
+  t.end_block_seconds = end_block_seconds_;
+  for (const Share& s : shares_) t.threads.push_back(s.time);
+  return t;
 }
 
 void Kernel::cycle() {

@@ -165,6 +165,24 @@ class Kernel : public sc_core::sc_module {
   // The first cycle not yet evaluated.
   Cycle next_cycle() const { return last_cycle_ == kNever ? 0 : last_cycle_ + 1; }
 
+  // Where the threads' time went (more than one thread, in one process:
+  // under ranks the publish runs on one thread with the exchange). Per
+  // thread: seconds running chunks (its own and those it took from the
+  // others) and publishing its lane of the outboxes, and the chunks it
+  // ran and took; the kernel's thread (0) also runs the components'
+  // end_block while the others publish. The phases' wall time: from the
+  // start of the threads to the last one's end. A thread waits the rest
+  // of its phases (at their ends, for the slowest).
+  struct ThreadTime {
+    double run_seconds = 0, publish_seconds = 0;
+    std::uint64_t chunks = 0, taken_chunks = 0;
+  };
+  struct ThreadTimes {
+    double run_phase_seconds = 0, publish_phase_seconds = 0, end_block_seconds = 0;
+    std::vector<ThreadTime> threads;
+  };
+  ThreadTimes thread_times() const;
+
  private:
   // What one thread needs of its own: its outbox, its run of chunks (the
   // chunks [front, back) not yet taken, packed as front | back << 32: the
@@ -173,6 +191,7 @@ class Kernel : public sc_core::sc_module {
   struct alignas(64) Share {
     Outbox outbox;
     std::exception_ptr error;
+    ThreadTime time;  // written by its thread only (thread_times)
     alignas(64) std::atomic<std::uint64_t> run{0};  // apart from the outbox the thread writes: others take from it
   };
   static constexpr std::size_t kNoChunk = ~std::size_t{0};
@@ -255,6 +274,7 @@ class Kernel : public sc_core::sc_module {
   std::atomic<bool> stop_{false};
   int phase_ = kRun;
   Cycle cycle_now_ = 0, cycle_count_ = 1;
+  double run_phase_seconds_ = 0, publish_phase_seconds_ = 0, end_block_seconds_ = 0;  // thread_times
 };
 
 }  // namespace nwn

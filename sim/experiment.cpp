@@ -81,6 +81,7 @@ nlohmann::ordered_json PerfResult::to_json() const {
   j["block_cycles"] = block_cycles;
   j["block_colours"] = block_colours;
   j["huge_pages"] = huge_pages_requested();
+  if (!thread_times.is_null()) j["thread_times"] = thread_times;
   if (ranks > 1) {
     j["ranks"] = ranks;
     if (colours_cost > 0) j["colours_cost"] = colours_cost;
@@ -555,6 +556,31 @@ int run_on_ranks(Ranks& ranks, const std::function<int()>& command) {
 
 namespace {
 
+// Where the threads' time went (PerfResult::thread_times): the phases'
+// wall time, and per thread what it ran, published and waited (the rest of
+// the phases); null with one thread or under ranks.
+nlohmann::ordered_json thread_figures(const Kernel::ThreadTimes& t) {
+  if (t.threads.empty()) return nullptr;
+  nlohmann::ordered_json j;
+  j["run_phase_seconds"] = t.run_phase_seconds;
+  j["publish_phase_seconds"] = t.publish_phase_seconds;
+  j["end_block_seconds"] = t.end_block_seconds;
+  nlohmann::ordered_json threads = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < t.threads.size(); ++i) {
+    const Kernel::ThreadTime& x = t.threads[i];
+    const double busy = x.run_seconds + x.publish_seconds + (i == 0 ? t.end_block_seconds : 0.0);
+    nlohmann::ordered_json o;
+    o["run_seconds"] = x.run_seconds;
+    o["publish_seconds"] = x.publish_seconds;
+    o["waiting_seconds"] = std::max(0.0, t.run_phase_seconds + t.publish_phase_seconds - busy);
+    o["chunks"] = x.chunks;
+    o["taken_chunks"] = x.taken_chunks;
+    threads.push_back(o);
+  }
+  j["threads"] = threads;
+  return j;
+}
+
 // Each rank's share and what it spent (PerfResult::per_rank), on rank 0.
 nlohmann::ordered_json rank_figures(const Network& net, double wall_seconds, double peak_rss_mb) {
   const ExchangeFigures x = net.exchange_figures();
@@ -803,6 +829,7 @@ RunResult run_network(const Config& cfg, Network& network, PerfResult* perf) {
     perf->threads = net->threads();
     perf->block_cycles = net->block_cycles();
     perf->block_colours = net->block_colours();
+    if (net->kernel()) perf->thread_times = thread_figures(net->kernel()->thread_times());
     perf->colours_cost = net->colours_cost();
     perf->partition = net->partition();
     if (net->ranks().distributed()) {

@@ -46,6 +46,9 @@ struct PerfResult {
   // seconds computing and exchanging (of which waiting), and what it
   // exchanged (rank_figures in sim/experiment.cpp).
   nlohmann::ordered_json per_rank;
+  // With more than one thread in one process: where the threads' time went
+  // (thread_figures in sim/experiment.cpp, from Kernel::thread_times).
+  nlohmann::ordered_json thread_times;
   nlohmann::ordered_json to_json() const;
 };
 
