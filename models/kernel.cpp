@@ -184,6 +184,8 @@ void Kernel::run_chunk(Share& s, std::size_t k, Cycle now, Cycle cycles) {
   const double seconds = seconds_since(t0);
   const double per_cycle = seconds / double(cycles);
   chunk_seconds_[k] = chunks_timed_ ? chunk_seconds_[k] + (per_cycle - chunk_seconds_[k]) / 4 : per_cycle;
+  s.time.run_seconds += seconds;
+  ++s.time.chunks;
 }
 
 void Kernel::run_share(std::size_t index, Cycle now, Cycle cycles) {
@@ -193,16 +195,11 @@ void Kernel::run_share(std::size_t index, Cycle now, Cycle cycles) {
       run_clusters(chunk_begin_[run_chunks_[0]], chunk_begin_[run_chunks_[1]], now, cycles);
       return;
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    std::uint64_t chunks = 0, taken = 0;
-    for (std::size_t k; (k = take_chunk(s, true)) != kNoChunk; ++chunks) run_chunk(s, k, now, cycles);
+    for (std::size_t k; (k = take_chunk(s, true)) != kNoChunk;) run_chunk(s, k, now, cycles);
     for (std::size_t j = 1; j < shares_.size(); ++j) {
       Share& other = shares_[(index + j) % shares_.size()];
-      for (std::size_t k; (k = take_chunk(other, false)) != kNoChunk; ++taken) run_chunk(s, k, now, cycles);
+      for (std::size_t k; (k = take_chunk(other, false)) != kNoChunk; ++s.time.taken_chunks) run_chunk(s, k, now, cycles);
     }
-    s.time.chunks += chunks + taken;
-    s.time.taken_chunks += taken;
-    s.time.run_seconds += seconds_since(t0);
   } catch (...) {
     s.error = std::current_exception();
     for (Share& other : shares_) other.run.store(0, std::memory_order_relaxed);  // the others stop taking chunks
@@ -274,6 +271,12 @@ void Kernel::publish_lane(std::size_t lane) {
   }
 }
 
+void Kernel::publish_own_lane(std::size_t index) {
+  const auto t0 = std::chrono::steady_clock::now();
+  publish_lane(index);
+  shares_[index].time.publish_seconds += seconds_since(t0);
+}
+
 void Kernel::publish_outboxes() {
   for (std::size_t lane = 0; lane < shares_.size(); ++lane) publish_lane(lane);
 }
@@ -303,13 +306,8 @@ void Kernel::worker(std::size_t index) {
       start_cv_.wait(lock, [&] { return stop_.load() || start_generation_.load() != seen; });
     }
     seen = start_generation_.load(std::memory_order_acquire);
-    if (phase_ == kRun) {
-      run_share(index, cycle_now_, cycle_count_);
-    } else {
-      const auto t0 = std::chrono::steady_clock::now();
-      publish_lane(index);
-      shares_[index].time.publish_seconds += seconds_since(t0);
-    }
+    if (phase_ == kRun) run_share(index, cycle_now_, cycle_count_);
+    else publish_own_lane(index);
     running_.fetch_sub(1, std::memory_order_acq_rel);
   }
 }
@@ -370,13 +368,11 @@ void Kernel::run_block(int colour, Cycle now, Cycle cycles) {
   } else {
     const auto t0 = std::chrono::steady_clock::now();
     start_workers(kPublish);
-    publish_lane(0);
+    publish_own_lane(0);
     const auto t1 = std::chrono::steady_clock::now();
     end_blocks();
-    const auto t2 = std::chrono::steady_clock::now();
+    end_block_seconds_ += seconds_since(t1);
     wait_for_workers();
-    shares_[0].time.publish_seconds += std::chrono::duration<double>(t1 - t0).count();
-    end_block_seconds_ += std::chrono::duration<double>(t2 - t1).count();
     publish_phase_seconds_ += seconds_since(t0);
   }
 }

@@ -218,6 +218,8 @@ class Kernel : public sc_core::sc_module {
   // Publishes every thread's outbox lane `lane` (flits, then credits), in
   // share order; publish_outboxes: every lane, one after another.
   void publish_lane(std::size_t lane);
+  // Thread `index`'s lane in the publish phase, timed (thread_times).
+  void publish_own_lane(std::size_t index);
   void publish_outboxes();
   // The outboxes' lanes: the marks of the components split in as many
   // parts of about equal weight as there are threads, by address (Outbox).

@@ -1,5 +1,6 @@
-# The speed cases of issue 23 as nwnsim settings, for scripts/speed-ab and
-# scripts/callgrind-per-cycle (sourced, not run): the same work as
+# The speed cases of issue 23 as nwnsim settings, for scripts/speed-ab,
+# scripts/callgrind-per-cycle and scripts/experiments/two-thread-probes
+# (sourced, not run), and perf_speeds (below): the same work as
 # scripts/speed-booksim's cases (single, fattree-link1, fattree-link10).
 #
 #   speed_case_args ROOT CASE [BINARY...]
@@ -41,4 +42,12 @@ speed_case_args() {
       if [ "$case" = hyperx1 ]; then speed_args+=(--set network.link_latency_cycles=1); fi ;;
     *) echo "speed_case_args: CASE '$case' is not one of single, fat1, fat10, hyperx10, hyperx1" >&2; return 1 ;;
   esac
+}
+
+# Prints a run's speed from its --perf-json file: cycles per second, then the
+# same per CPU second of the simulation (less moved by other work on the
+# machine), as scripts/speed-ab-summary reads them.
+perf_speeds() {
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); c = d["cycles_per_second"]
+print("%.1f %.1f" % (c, c * d["wall_seconds"] / d["cpu_seconds"]))' "$1"
 }

@@ -572,7 +572,7 @@ nlohmann::ordered_json thread_figures(const Kernel::ThreadTimes& t) {
     nlohmann::ordered_json o;
     o["run_seconds"] = x.run_seconds;
     o["publish_seconds"] = x.publish_seconds;
-    o["waiting_seconds"] = std::max(0.0, t.run_phase_seconds + t.publish_phase_seconds - busy);
+    o["waiting_seconds"] = t.run_phase_seconds + t.publish_phase_seconds - busy;  // the phases' clocks hold busy's
     o["chunks"] = x.chunks;
     o["taken_chunks"] = x.taken_chunks;
     threads.push_back(o);

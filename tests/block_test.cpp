@@ -52,22 +52,28 @@ TEST_P(CycleBlocks, ChangeNothingButSpeed) {
     EXPECT_EQ(p.at("block_cycles").get<int>(), run.max_block == 1 ? 1 : c.block) << tag;
     EXPECT_EQ(p.at("block_colours").get<int>(), run.max_block == 1 ? 1 : c.colours) << tag;
     // Where the threads' time went: reported when two threads ran (a
-    // routing that reads other routers runs on one), each ran chunks
-    // within the run phases and waited the rest.
+    // routing that reads other routers runs on one). Every thread
+    // publishes its lane in every publish phase; a thread's running time
+    // is that of the chunks it ran (a loaded machine may leave a worker
+    // none: the kernel's thread takes them all), within the run phases;
+    // so what it waited (the phases less what it did, not clamped) is not
+    // negative.
     const int threads = p.at("threads").get<int>();
     EXPECT_EQ(p.contains("thread_times"), threads == 2) << tag;
     if (threads == 2) {
       const auto& t = p.at("thread_times");
       const double run_phase = t.at("run_phase_seconds").get<double>();
       ASSERT_EQ(t.at("threads").size(), 2u) << tag;
+      std::uint64_t chunks = 0;
       for (const auto& th : t.at("threads")) {
-        EXPECT_GT(th.at("run_seconds").get<double>(), 0.0) << tag;
-        EXPECT_LE(th.at("run_seconds").get<double>(), run_phase + 1e-3) << tag;
-        EXPECT_GE(th.at("publish_seconds").get<double>(), 0.0) << tag;
+        const std::uint64_t ran = th.at("chunks").get<std::uint64_t>();
+        chunks += ran;
+        EXPECT_EQ(th.at("run_seconds").get<double>() > 0.0, ran > 0) << tag;
+        EXPECT_LE(th.at("run_seconds").get<double>(), run_phase) << tag;
+        EXPECT_GT(th.at("publish_seconds").get<double>(), 0.0) << tag;
         EXPECT_GE(th.at("waiting_seconds").get<double>(), 0.0) << tag;
-        EXPECT_GT(th.at("chunks").get<std::uint64_t>(), 0u) << tag;
-        EXPECT_LE(th.at("taken_chunks").get<std::uint64_t>(), th.at("chunks").get<std::uint64_t>()) << tag;
       }
+      EXPECT_GT(chunks, 0u) << tag;
     }
     const auto results = nlohmann::json::parse(slurp(out)).at("results");
     EXPECT_GT(results.at("packets_measured").get<int>(), 200) << tag;
