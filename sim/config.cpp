@@ -45,7 +45,9 @@ std::vector<KeySpec> base_schema() {
       {"sim.watchdog_cycles", V::Int, "5000", 10, 1e9, nullptr, "cycles",
        "flits in the network and no flit moving for this long ends the run with a report of the stuck buffers"},
       {"sim.threads", V::Int, "1", 1, 256, nullptr, "threads",
-       "threads that run the routers of one simulation; results are identical for any count (run --threads N)"},
+       "threads that run the routers of one simulation; results are identical for any count (run --threads N). "
+       "Each block of cycles ends with the threads meeting: two threads paid from about 50 routers on (a 64-node "
+       "fat tree of radix 8: 1.6x) and slowed networks of a few routers (one router: 0.4x; docs/SCALING.md)"},
       {"sim.block_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
        "cycle blocks: each router with its terminals runs up to this many cycles in a row (0: as many as the shortest "
        "router-to-router channel allows, twice that when the routers split in two colours, as a fat tree's levels "
