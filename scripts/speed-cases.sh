@@ -1,5 +1,5 @@
 # The speed cases of issue 23 as nwnsim settings, for scripts/speed-ab,
-# scripts/callgrind-per-cycle and scripts/experiments/two-thread-probes
+# scripts/callgrind-per-cycle and the scripts of scripts/experiments/
 # (sourced, not run), and perf_speeds (below): the same work as
 # scripts/speed-booksim's cases (single, fattree-link1, fattree-link10).
 #
@@ -9,7 +9,7 @@
 # for CASE, without the warm-up and window (each script sets its own):
 # single (one 64x64 router, uniform 0.5), fat1 (the 4,096-node fat tree,
 # 1-cycle links, uniform 0.3) or fat10 (the same with 10-cycle links); and
-# for scripts/speed-ab only (BookSim2 has no such case), hyperx10 (the case
+# not for scripts/speed-booksim (BookSim2 has no such case), hyperx10 (the case
 # hyperx4096-cn128-ur-0.3 of `nwnsim bench --huge cn`, the 4,096-node HyperX
 # of radix-128 cn routers, its links the default 10 cycles, one colour) or
 # hyperx1 (the same with 1-cycle links: blocks of one cycle). The HyperX
