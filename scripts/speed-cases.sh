@@ -44,6 +44,24 @@ speed_case_args() {
   esac
 }
 
+# The window of scripts/experiments/'s runs: 500 + 500 cycles, no drain.
+speed_window=(--set sim.warmup_cycles=500 --set sim.measure_cycles=500 --set sim.drain_cap_cycles=0)
+
+# One run of scripts/experiments/: LAUNCH (the binary, or `env VAR=VALUE ...
+# BINARY`) on speed_args (speed_case_args) with sim.threads THREADS and
+# speed_window, its speed (perf_speeds) printed and appended to FILE as
+# `CASE LABEL CYCLES/S CYCLES/CPU-S`, the line scripts/speed-ab prints and
+# scripts/speed-ab-summary pairs. The perf JSON is FILE.json.
+#
+#   speed_window_run FILE CASE LABEL THREADS LAUNCH...
+speed_window_run() {
+  local file=$1 case=$2 label=$3 threads=$4 speeds
+  shift 4
+  "$@" run "${speed_args[@]}" --set "sim.threads=$threads" "${speed_window[@]}" --perf-json "$file.json" >/dev/null
+  speeds=$(perf_speeds "$file.json")
+  printf '%s %s %s\n' "$case" "$label" "$speeds" | tee -a "$file"
+}
+
 # Prints a run's speed from its --perf-json file: cycles per second, then the
 # same per CPU second of the simulation (less moved by other work on the
 # machine), as scripts/speed-ab-summary reads them.

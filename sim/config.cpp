@@ -46,9 +46,8 @@ std::vector<KeySpec> base_schema() {
        "flits in the network and no flit moving for this long ends the run with a report of the stuck buffers"},
       {"sim.threads", V::Int, "1", 1, 256, nullptr, "threads",
        "threads that run the routers of one simulation; results are identical for any count (run --threads N). "
-       "Each block of cycles ends with the threads meeting, so threads pay on networks of some size only: on the "
-       "reference host two threads slowed one router (0.4x) and a 12-router fat tree (0.6x), and sped a 48-router "
-       "one (1.6x; docs/SCALING.md)"},
+       "Each block of cycles ends with the threads meeting, so threads pay on networks of some size only: two "
+       "threads slowed one router and a 12-router fat tree, and sped up a 48-router one (docs/SCALING.md)"},
       {"sim.block_cycles", V::Int, "0", 0, 1e6, nullptr, "cycles",
        "cycle blocks: each router with its terminals runs up to this many cycles in a row (0: as many as the shortest "
        "router-to-router channel allows, twice that when the routers split in two colours, as a fat tree's levels "
