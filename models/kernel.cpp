@@ -77,7 +77,7 @@ Kernel::Kernel(sc_core::sc_module_name name, std::vector<std::vector<Clocked*>> 
   // see with outboxes (every latency between clusters is at least a block),
   // and the publish phase's second visit to every link written is saved.
   for (std::size_t i = 1; i < shares_.size(); ++i) workers_.emplace_back(&Kernel::worker, this, i);
-  SC_METHOD(cycle);
+  method_.start("cycle", [this] { cycle(); });
 }
 
 Kernel::~Kernel() {

@@ -53,6 +53,7 @@
 #include <systemc>
 
 #include "clock.hpp"
+#include "guarded_method.hpp"
 #include "link.hpp"
 
 namespace nwn {
@@ -127,7 +128,6 @@ class BlockExchange {
 
 class Kernel : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(Kernel);
   // `threads` >= 1. Which thread runs a cluster may change from block to
   // block (run_share); what a component reads does not, so neither does the
   // result. `block` >= 1 cycles: at most the latency of any link between
@@ -277,6 +277,7 @@ class Kernel : public sc_core::sc_module {
   int phase_ = kRun;
   Cycle cycle_now_ = 0, cycle_count_ = 1;
   double run_phase_seconds_ = 0, publish_phase_seconds_ = 0, end_block_seconds_ = 0;  // thread_times
+  GuardedMethod method_;  // cycle(); last, so it goes first
 };
 
 }  // namespace nwn

@@ -29,6 +29,10 @@ Clock clock_of(const sc_core::sc_time& period) {
 void AddressMap::add(std::uint64_t base, std::uint64_t size, int node) {
   if (size == 0 || base + size < base)
     throw std::invalid_argument(fmt::format("address map: range at {:#x} of size {:#x} is empty or wraps", base, size));
+  if (node < 0 || (nodes_ >= 0 && node >= nodes_))
+    throw std::invalid_argument(fmt::format("address map: [{:#x}, {:#x}) for node {}: no such node (allowed: {})",
+                                            base, base + size, node,
+                                            nodes_ > 0 ? fmt::format("0 to {}", nodes_ - 1) : std::string("0 or more")));
   const Range r{base, base + size, node};
   auto at = std::lower_bound(ranges_.begin(), ranges_.end(), r, [](const Range& a, const Range& b) {
     return a.base < b.base;
@@ -125,6 +129,7 @@ TlmNetwork::TlmNetwork(sc_core::sc_module_name name, const Config& cfg, const sc
     nodes_.push_back(std::move(node));
   }
   in_flight_.resize(nodes_.size());
+  map_ = AddressMap(nodes());
   tracer_ = attach_packet_tracer(cfg_, *net_);
   vcd_ = make_occupancy_vcd(cfg_, *net_, true);
   // Blocks of up to embed.lookahead_cycles (1: outside calls may name any
@@ -177,8 +182,13 @@ TlmNetwork::~TlmNetwork() {
 }
 
 int TlmNetwork::nodes() const { return int(nodes_.size()); }
-TlmNetwork::TargetSocket& TlmNetwork::target(int node) { return *nodes_.at(std::size_t(node))->target; }
-TlmNetwork::InitiatorSocket& TlmNetwork::initiator(int node) { return *nodes_.at(std::size_t(node))->initiator; }
+TlmNetwork::Node& TlmNetwork::node(int n, const char* socket) {
+  if (n < 0 || n >= nodes())
+    throw std::out_of_range(fmt::format("{}: {}({}): no such node (allowed: 0 to {})", name(), socket, n, nodes() - 1));
+  return *nodes_[std::size_t(n)];
+}
+TlmNetwork::TargetSocket& TlmNetwork::target(int n) { return *node(n, "target").target; }
+TlmNetwork::InitiatorSocket& TlmNetwork::initiator(int n) { return *node(n, "initiator").initiator; }
 
 Cycle TlmNetwork::cycle_at(const sc_core::sc_time& delay) const {
   const std::uint64_t t = (sc_core::sc_time_stamp() + delay).value(), p = clock_.period.value();
@@ -208,12 +218,22 @@ bool TlmNetwork::admit(int src, tlm::tlm_generic_payload& gp, Txn& t) {
   if (posted_ && read)
     return refuse(tlm::TLM_COMMAND_ERROR_RESPONSE, "embed.protocol = posted carries no response (allowed: writes; "
                                                    "reads need embed.protocol = request_response)");
-  const int dst = ext && ext->node >= 0 ? ext->node : map_.node_of(gp.get_address(), bytes);
-  if (dst < 0 || dst >= nodes())
+  const bool named = ext && ext->node != -1;
+  if (named && (ext->node < 0 || ext->node >= nodes()))
     return refuse(tlm::TLM_ADDRESS_ERROR_RESPONSE,
-                  ext && ext->node >= 0
-                      ? fmt::format("NodeExtension names node {} (allowed: 0 to {})", ext->node, nodes() - 1)
-                      : std::string("no range of the address map holds it, and it carries no NodeExtension"));
+                  fmt::format("NodeExtension names node {} (allowed: 0 to {}, or -1 for the address map's)", ext->node,
+                              nodes() - 1));
+  const int dst = named ? ext->node : map_.node_of(gp.get_address(), bytes);
+  if (dst < 0)
+    return refuse(tlm::TLM_ADDRESS_ERROR_RESPONSE,
+                  ext ? "no range of the address map holds it, and its NodeExtension names no node (node = -1)"
+                      : "no range of the address map holds it, and it carries no NodeExtension");
+  if (ext)
+    for (auto [field, flits] : {std::pair{"request_flits", ext->request_flits}, {"response_flits", ext->response_flits}})
+      if (flits < 0)
+        return refuse(tlm::TLM_GENERIC_ERROR_RESPONSE,
+                      fmt::format("NodeExtension {} = {} (allowed: 1 or more, or 0 for the size from the data length)",
+                                  field, flits));
   const std::uint64_t data_flits = (bytes * 8 + std::uint64_t(flit_bits_) - 1) / std::uint64_t(flit_bits_);
   auto size = [&](int given, bool with_data) {
     if (given > 0) return std::uint64_t(given);

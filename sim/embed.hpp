@@ -68,11 +68,13 @@ namespace nwn {
 constexpr unsigned kTlmBusWidth = 64;
 
 // Names the destination node of a transaction (instead of the address map)
-// and, optionally, its packet sizes in flits.
+// and, optionally, its packet sizes in flits. Other values than these get
+// TLM_GENERIC_ERROR_RESPONSE (a node: TLM_ADDRESS_ERROR_RESPONSE) and a
+// warning naming the field.
 struct NodeExtension : tlm::tlm_extension<NodeExtension> {
-  int node = -1;          // destination terminal
-  int request_flits = 0;  // 0: embed.header_flits + data flits of a write
-  int response_flits = 0; // 0: embed.header_flits + data flits of a read
+  int node = -1;          // destination terminal, 0 to nodes() - 1 (-1: the address map's)
+  int request_flits = 0;  // >= 1 (0: embed.header_flits + data flits of a write)
+  int response_flits = 0; // >= 1 (0: embed.header_flits + data flits of a read)
   tlm::tlm_extension_base* clone() const override { return new NodeExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const NodeExtension&>(other);
@@ -82,7 +84,10 @@ struct NodeExtension : tlm::tlm_extension<NodeExtension> {
 // Address ranges to terminal nodes, as a memory-mapped interconnect decodes.
 class AddressMap {
  public:
-  // [base, base + size) goes to `node`; ranges may not overlap.
+  // Nodes 0 to nodes - 1 (any node >= 0 when `nodes` < 0).
+  explicit AddressMap(int nodes = -1) : nodes_(nodes) {}
+  // [base, base + size) goes to `node`; ranges may not overlap. Throws
+  // std::invalid_argument naming the range and node otherwise.
   void add(std::uint64_t base, std::uint64_t size, int node);
   // The node of [address, address + length), or -1 when no single range holds it.
   int node_of(std::uint64_t address, std::uint64_t length) const;
@@ -94,6 +99,7 @@ class AddressMap {
     int node;
   };
   std::vector<Range> ranges_;  // sorted by base
+  int nodes_ = -1;
 };
 
 class TlmNetwork : public sc_core::sc_module, private ExternalSink {
@@ -111,6 +117,7 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
   // Node n's sockets: the user's initiators bind to target(n), and
   // initiator(n) binds to the user's target. Either may stay unbound; a
   // packet for a node whose initiator(n) is unbound is an error (SC_REPORT_ERROR).
+  // A node outside 0 to nodes() - 1 throws std::out_of_range naming it.
   TargetSocket& target(int node);
   InitiatorSocket& initiator(int node);
   AddressMap& address_map() { return map_; }
@@ -128,6 +135,7 @@ class TlmNetwork : public sc_core::sc_module, private ExternalSink {
  private:
   struct Txn;
   struct Node;
+  Node& node(int n, const char* socket);  // nodes_[n], or out_of_range naming `socket`
   enum class Style { LT, AT };
 
   // ExternalSink: after each kernel cycle, on the SystemC thread.

@@ -80,7 +80,7 @@ OccupancyVcd::OccupancyVcd(sc_core::sc_module_name name, const Router& router, c
     std::fputs("$upscope $end\n", file_.get());
   }
   std::fputs("$upscope $end\n$enddefinitions $end\n", file_.get());
-  SC_METHOD(sample);
+  method_.start("sample", [this] { sample(); });
 }
 
 OccupancyVcd::~OccupancyVcd() { close(last_sampled_ + 1); }

@@ -23,6 +23,7 @@
 
 #include <systemc>
 
+#include "../models/guarded_method.hpp"
 #include "../models/router.hpp"
 #include "atomic_file.hpp"
 #include "config.hpp"
@@ -33,7 +34,6 @@ class Network;
 
 class OccupancyVcd : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(OccupancyVcd);
   // `kernel_at_half_period`: the kernel evaluates cycle c at c + 1/2 periods
   // (Kernel::set_half_period_phase, as an embedding's does).
   OccupancyVcd(sc_core::sc_module_name name, const Router& router, const std::string& path, Cycle from, Cycle cycles,
@@ -59,6 +59,7 @@ class OccupancyVcd : public sc_core::sc_module {
   std::vector<int> values_;                // scratch for one sample
   bool started_ = false;
   Cycle last_sampled_ = 0;
+  GuardedMethod method_;  // sample()
 };
 
 // The recorder the config asks for (sim.vcd_file, sim.vcd_router,

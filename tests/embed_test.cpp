@@ -1247,19 +1247,78 @@ INSTANTIATE_TEST_SUITE_P(
 
 // --- (7) bad use: clear error responses and reports ---
 
+// A network built and dropped while the platform is elaborated (a module
+// that goes before sc_start; a VCD too, the other process a network may
+// have) leaves no process behind that calls it: the network kept still
+// carries a round trip. Before, the dropped network's kernel method ran on
+// freed memory at the simulation's start (a crash).
+TEST(Embed, NetworkDroppedBeforeTheStartLeavesNothingBehind) {
+  NWN_ONE_SIMULATION_PER_PROCESS();
+  const Config cfg = config({"router.radix=8"});
+  TlmNetwork net("net", cfg);
+  {
+    Config with_vcd = cfg;
+    with_vcd.set_override("sim.vcd_file=" + test::temp_path("dropped.vcd"));
+    TlmNetwork dropped("dropped", with_vcd);
+  }
+  map_nodes(net);
+  Initiators init("init", net);
+  Memories mem("mem", net, kWindow);
+  bool done = false;
+  sc_core::sc_spawn([&] {
+    unsigned char word[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8] = {};
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(5 * kWindow);
+    gp.set_data_ptr(word);
+    gp.set_data_length(8);
+    gp.set_streaming_width(8);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*init.sockets[0])->b_transport(gp, d);
+    ASSERT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_data_ptr(back);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    (*init.sockets[0])->b_transport(gp, d);
+    ASSERT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(std::memcmp(word, back, 8), 0);
+    done = true;
+  });
+  sc_core::sc_start(net.period() * 2000.0);
+  EXPECT_TRUE(done);
+}
+
 TEST(Embed, BadUseGetsErrorResponsesAndReports) {
   NWN_ONE_SIMULATION_PER_PROCESS();
   TlmNetwork net("net", config({"router.radix=8", "router.vc_depth_flits=4"}));
   net.address_map().add(0, 0x100, 1);
   EXPECT_THROW(net.address_map().add(0x80, 0x100, 2), std::invalid_argument);  // overlaps
+  const std::string last = std::to_string(net.nodes() - 1);
+  auto message = [](auto&& call) {
+    try {
+      call();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([&] { net.address_map().add(0x1000, 0x100, net.nodes()); }),
+            "address map: [0x1000, 0x1100) for node " + std::to_string(net.nodes()) +
+                ": no such node (allowed: 0 to " + last + ")");
+  EXPECT_THROW(net.address_map().add(0x1000, 0x100, -1), std::invalid_argument);
+  EXPECT_EQ(message([&] { net.target(net.nodes()); }),
+            "net: target(" + std::to_string(net.nodes()) + "): no such node (allowed: 0 to " + last + ")");
+  EXPECT_EQ(message([&] { net.initiator(-1); }), "net: initiator(-1): no such node (allowed: 0 to " + last + ")");
+  EXPECT_THROW(net.target(-1), std::out_of_range);
   Initiators init("init", net);
   Memories mem("mem", net, 0x100);
   mem.answer_error = true;
   std::vector<tlm::tlm_response_status> status;
   sc_core::sc_spawn([&] {
     unsigned char data[256] = {};
-    auto send = [&](std::uint64_t address, unsigned length) {
+    auto send = [&](std::uint64_t address, unsigned length, NodeExtension* ext = nullptr) {
       tlm::tlm_generic_payload gp;
+      if (ext) gp.set_extension(ext);  // the payload frees it
       gp.set_command(tlm::TLM_WRITE_COMMAND);
       gp.set_address(address);
       gp.set_data_ptr(data);
@@ -1273,14 +1332,26 @@ TEST(Embed, BadUseGetsErrorResponsesAndReports) {
     send(0xf0, 0x20);  // crosses the end of the range
     send(0, 256);      // 1 + 16 flits: more than a 4-flit VC holds under virtual cut-through
     send(0, 16);       // the target answers with an error
+    auto ext = [](int node, int request_flits) {
+      auto* e = new NodeExtension;
+      e->node = node;
+      e->request_flits = request_flits;
+      return e;
+    };
+    send(0, 16, ext(-5, 0));  // no such node
+    send(0, 16, ext(2, -3));  // no such size
+    send(0, 16, ext(-1, 0));  // the address map's node: carried
   });
   sc_core::sc_start(net.period() * 1000.0);
-  ASSERT_EQ(status.size(), 4u);
+  ASSERT_EQ(status.size(), 7u);
   EXPECT_EQ(status[0], tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(status[1], tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(status[2], tlm::TLM_BURST_ERROR_RESPONSE);
   EXPECT_EQ(status[3], tlm::TLM_GENERIC_ERROR_RESPONSE);
-  EXPECT_EQ(sc_core::sc_report_handler::get_count("nwnsim/embed"), 3);  // a warning for each refusal
+  EXPECT_EQ(status[4], tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(status[5], tlm::TLM_GENERIC_ERROR_RESPONSE);
+  EXPECT_EQ(status[6], tlm::TLM_GENERIC_ERROR_RESPONSE);  // the target's error again: it got there
+  EXPECT_EQ(sc_core::sc_report_handler::get_count("nwnsim/embed"), 5);  // a warning for each refusal
 }
 
 // Request/response halves the VCs: the routing's and the organization's VC
