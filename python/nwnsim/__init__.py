@@ -14,6 +14,11 @@ of this source tree, else the installed <prefix>/bin/nwnsim beside this
 package (cmake --install puts it in <prefix>/share/nwnsim/python), else
 `nwnsim` on PATH. Uses Debian's python3-pandas and
 python3-matplotlib.
+
+Arguments are checked before nwnsim runs: a wrong type raises TypeError, a
+wrong value ValueError, each naming the argument, the value given and what
+is allowed. What nwnsim itself checks (a setting's value, a load, a count
+out of range, an empty list) raises NwnsimError with nwnsim's message.
 """
 from .core import NwnsimError, binary, compare, frame, plot, read, run, sweep
 

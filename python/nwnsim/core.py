@@ -1,5 +1,7 @@
 """Running nwnsim and reading its results (see the package docstring)."""
+import collections.abc
 import json
+import numbers
 import os
 import shutil
 import subprocess
@@ -36,19 +38,52 @@ def binary():
     return found
 
 
+def _bad(name, value, allowed, error=ValueError):
+    """An argument's error in nwnsim's words: the argument, the value given, what is allowed."""
+    shown = repr(value)
+    if len(shown) > 80 or "\n" in shown:
+        shown = shown.splitlines()[0][:60] + " ..."
+    return error(f"{name} = {shown} ({type(value).__name__}): must be {allowed}")
+
+
 def _value(v):
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
+    # Lists, tuples, ranges, NumPy arrays, pandas Series: nwnsim's comma-separated lists.
+    if isinstance(v, collections.abc.Iterable) and not isinstance(v, (str, bytes, collections.abc.Mapping)):
         return ",".join(_value(x) for x in v)
     return str(v)
 
 
+def _mapping(name, d, example):
+    if d is not None and not isinstance(d, collections.abc.Mapping):
+        raise _bad(name, d, f"a dict of config keys to values, e.g. {example}", TypeError)
+    return d or {}
+
+
 def _set_args(sets):
     out = []
-    for k, v in (sets or {}).items():
+    for k, v in _mapping("sets", sets, '{"router.vcs": 2}').items():
         out += ["--set", f"{k}={_value(v)}"]
     return out
+
+
+def _config_args(config):
+    """The TOML file as nwnsim's first argument; nwnsim says when it does not exist."""
+    if config is None:
+        return []
+    if not isinstance(config, (str, os.PathLike)):
+        raise _bad("config", config, "the path of a TOML file (str or os.PathLike), or None", TypeError)
+    return [os.fspath(config)]
+
+
+def _count_args(name, option, n):
+    """A count (seeds, threads, jobs) as `option N`; nwnsim checks its range."""
+    if n is None:
+        return []
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise _bad(name, n, "a whole number (int), or None for nwnsim's default", TypeError)
+    return [option, str(int(n))]
 
 
 def _nwnsim(args, quiet=True):
@@ -64,13 +99,10 @@ def run(sets=None, config=None, threads=None, seeds=None):
     --keys), `config` is an optional TOML file; `seeds` N runs it with N
     seeds (means and 95 % intervals, results.confidence). Returns the run's
     JSON as a dict: nwnsim, provenance, config, results."""
+    args = ["run"] + _config_args(config) + _set_args(sets)
+    args += _count_args("threads", "--threads", threads) + _count_args("seeds", "--seeds", seeds)
     with tempfile.TemporaryDirectory(prefix="nwnsim-py-") as tmp:
         out = os.path.join(tmp, "run.json")
-        args = ["run"] + ([config] if config else []) + _set_args(sets)
-        if threads:
-            args += ["--threads", str(threads)]
-        if seeds:
-            args += ["--seeds", str(seeds)]
         _nwnsim(args + ["--quiet", "--json", out])
         with open(out) as f:
             return json.load(f)
@@ -82,19 +114,19 @@ def sweep(vary=None, loads=None, sets=None, config=None, jobs=None, out_dir=None
     own child process (`nwnsim sweep`, `jobs` at once). With `out_dir` the
     sweep is kept there and resumes; `seeds` N runs each point with N seeds.
     Returns frame() of the sweep's JSON."""
+    args = ["sweep"] + _config_args(config) + _set_args(sets)
+    for k, values in _mapping("vary", vary, '{"router.org": ["fc", "hc"]}').items():
+        args += ["--vary", f"{k}={_value(values)}"]
+    if loads is not None:
+        args += ["--loads", _value(loads)]
+    args += _count_args("jobs", "-j", jobs)
+    if out_dir is not None:
+        if not isinstance(out_dir, (str, os.PathLike)):
+            raise _bad("out_dir", out_dir, "a directory's path (str or os.PathLike), or None", TypeError)
+        args += ["--out-dir", os.fspath(out_dir)]
+    args += _count_args("seeds", "--seeds", seeds)
     with tempfile.TemporaryDirectory(prefix="nwnsim-py-") as tmp:
         out = os.path.join(tmp, "sweep.json")
-        args = ["sweep"] + ([config] if config else []) + _set_args(sets)
-        for k, values in (vary or {}).items():
-            args += ["--vary", f"{k}={_value(values)}"]
-        if loads is not None:
-            args += ["--loads", loads if isinstance(loads, str) else _value(loads)]
-        if jobs:
-            args += ["-j", str(jobs)]
-        if out_dir:
-            args += ["--out-dir", str(out_dir)]
-        if seeds:
-            args += ["--seeds", str(seeds)]
         _nwnsim(args + ["--json", out])
         with open(out) as f:
             return frame(json.load(f))
@@ -104,21 +136,20 @@ def compare(orgs=None, patterns=None, load=None, sets=None, config=None, quick=F
     """Compares switch organizations (`nwnsim compare`): area, energy per
     packet, latency, EDP and EDAP, also relative to hc (`seeds` N: over N
     seeds, with intervals). Returns frame()."""
+    args = ["compare"] + _config_args(config) + _set_args(sets)
+    if orgs is not None:
+        args += ["--orgs", _value(orgs)]
+    if patterns is not None:
+        args += ["--patterns", _value(patterns)]
+    if load is not None:
+        args += ["--load", str(load)]
+    if quick not in (True, False):
+        raise _bad("quick", quick, "True or False", TypeError)
+    if quick:
+        args.append("--quick")
+    args += _count_args("jobs", "-j", jobs) + _count_args("seeds", "--seeds", seeds)
     with tempfile.TemporaryDirectory(prefix="nwnsim-py-") as tmp:
         out = os.path.join(tmp, "compare.json")
-        args = ["compare"] + ([config] if config else []) + _set_args(sets)
-        if orgs:
-            args += ["--orgs", _value(orgs)]
-        if patterns:
-            args += ["--patterns", _value(patterns)]
-        if load is not None:
-            args += ["--load", str(load)]
-        if quick:
-            args.append("--quick")
-        if jobs:
-            args += ["-j", str(jobs)]
-        if seeds:
-            args += ["--seeds", str(seeds)]
         _nwnsim(args + ["--json", out])
         with open(out) as f:
             return frame(json.load(f))
@@ -148,7 +179,9 @@ def frame(data):
     itself is kept in df.attrs["nwnsim"]."""
     import pandas as pd
 
-    kind = data.get("nwnsim") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        raise _bad("data", data, "the JSON of an nwnsim result, a dict (nwnsim.read reads a file)", TypeError)
+    kind = data.get("nwnsim")
     rows = []
     if kind == "run":
         row = {}
@@ -173,7 +206,8 @@ def frame(data):
     elif kind in ("complexity", "topo analyze") or (isinstance(kind, str) and kind.startswith("topo search")):
         rows = list(data.get("rows", data.get("cases", [])))
     else:
-        raise ValueError(f"not an nwnsim result (nwnsim = {kind!r})")
+        raise ValueError(f"data[\"nwnsim\"] = {kind!r}: not an nwnsim result; must be one of: run, sweep, compare, "
+                         "saturation, complexity, topo analyze, topo search")
     df = pd.DataFrame(rows)
     # Sweep keys arrive as text: numbers become numbers.
     for col in df.columns:
@@ -191,29 +225,68 @@ def read(path):
     comment naming the nwnsim build, skipped) as a DataFrame."""
     import pandas as pd
 
-    if str(path).endswith(".csv"):
+    # An int would be a file descriptor to open().
+    if not isinstance(path, (str, os.PathLike)):
+        raise _bad("path", path, "a file's path (str or os.PathLike)", TypeError)
+    if os.fspath(path).endswith(".csv"):
         return pd.read_csv(path, comment="#", float_precision="round_trip")
     with open(path) as f:
-        return frame(json.load(f))
+        try:
+            data = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"path = {os.fspath(path)!r}: not JSON ({e}); must be a JSON or CSV "
+                             "(name ending in .csv) result of nwnsim") from None
+    return frame(data)
+
+
+# What plot() draws, by the result's kind, and the options its figures take.
+_PLOT_OPTIONS = {"sweep": ("formats", "size", "dpi", "title", "metrics"), "compare": ("formats", "size", "dpi"),
+                 "complexity": ("formats", "size", "dpi"), "run": ("formats", "size", "dpi")}
+
+
+def _plotted(df_or_json):
+    """The JSON that plot() draws, or an error saying what it was given instead."""
+    allowed = ("a DataFrame of nwnsim.frame, read (of a JSON), sweep or compare, or the JSON of a run, sweep, "
+               "compare or complexity result (a dict)")
+    if isinstance(df_or_json, dict):
+        data = df_or_json
+    elif isinstance(getattr(df_or_json, "attrs", None), dict):
+        data = df_or_json.attrs.get("nwnsim")
+        if not isinstance(data, dict):
+            columns = list(getattr(df_or_json, "columns", []))
+            raise ValueError(f"df_or_json = a {type(df_or_json).__name__} with columns {columns[:6]}"
+                             f"{' ...' if len(columns) > 6 else ''} and no nwnsim JSON in its "
+                             f"attrs[\"nwnsim\"] (a CSV's frame, or not from this package): must be {allowed}")
+    else:
+        raise _bad("df_or_json", df_or_json, allowed, TypeError)
+    kind = data.get("nwnsim")
+    if kind not in _PLOT_OPTIONS:
+        raise ValueError(f"df_or_json: an nwnsim result of kind {kind!r} (its \"nwnsim\" field); plot draws: "
+                         f"{', '.join(_PLOT_OPTIONS)}")
+    return data, kind
 
 
 def plot(df_or_json, prefix, **options):
     """Draws the figures of a sweep, compare or complexity result (a frame()
     or its JSON), or of a run (latency CDF, time series, port utilization),
-    with nwnsim.plots; `options`: formats, size, dpi. Returns the files
-    written."""
+    with nwnsim.plots; `options`: formats, size, dpi (a sweep's also title
+    and metrics). Returns the files written."""
     from . import plots
 
-    data = df_or_json.attrs["nwnsim"] if hasattr(df_or_json, "attrs") else df_or_json
-    kind = data.get("nwnsim") if isinstance(data, dict) else None
+    data, kind = _plotted(df_or_json)
+    if not isinstance(prefix, (str, os.PathLike)):
+        raise _bad("prefix", prefix, "the files' path without -FIGURE.FORMAT (str or os.PathLike)", TypeError)
+    prefix = os.fspath(prefix)
+    for name in options:
+        if name not in _PLOT_OPTIONS[kind]:
+            raise TypeError(f"plot option {name} = {options[name]!r}: not one for a {kind}; must be one of: "
+                            f"{', '.join(_PLOT_OPTIONS[kind])}")
     if kind == "sweep":
         return plots.sweep(data, prefix, **options)
     if kind == "compare":
         return plots.compare(data, prefix, **options)
     if kind == "complexity":
         return plots.complexity(data, prefix, **options)
-    if kind == "run":
-        runs, window = plots.runs_of([data])
-        return (plots.latency_cdf(runs, prefix, **options) + plots.time_series(runs, prefix, window=window, **options) +
-                plots.utilization(data, prefix, **options))
-    raise ValueError(f"nothing to plot for nwnsim = {kind!r}")
+    runs, window = plots.runs_of([data])
+    return (plots.latency_cdf(runs, prefix, **options) + plots.time_series(runs, prefix, window=window, **options) +
+            plots.utilization(data, prefix, **options))

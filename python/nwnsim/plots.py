@@ -10,8 +10,10 @@ The scripts/plot_*.py programs call these; from Python:
 import argparse
 import hashlib
 import math
+import numbers
 
 import matplotlib
+import matplotlib.backend_bases
 import matplotlib.transforms
 
 matplotlib.use("Agg")
@@ -68,6 +70,27 @@ def setup(size=None):
     fig, ax = plt.subplots(figsize=size or (5.5, 3.6))
     ax.grid(alpha=0.3)
     return fig, ax
+
+
+def _check_output(formats, size, dpi):
+    """Checked before drawing, so that a wrong option writes no file."""
+    if not isinstance(formats, (list, tuple)):
+        raise TypeError(f"formats = {formats!r} ({type(formats).__name__}): must be a list or tuple of file "
+                        "formats, e.g. ('pdf',)")
+    allowed = matplotlib.backend_bases.FigureCanvasBase.get_supported_filetypes()
+    bad = [f for f in formats if not isinstance(f, str) or f.lower() not in allowed]
+    if bad or not formats:
+        raise ValueError(f"formats = {formats!r}: " + (f"{bad[0]!r} is not one matplotlib writes; " if bad else "") +
+                         f"must be one or more of: {', '.join(sorted(allowed))}")
+    inches = list(size) if isinstance(size, (list, tuple)) else []
+    if size is not None and (len(inches) != 2 or not all(_positive(x) for x in inches)):
+        raise ValueError(f"size = {size!r}: must be (WIDTH, HEIGHT) in inches, both above 0, e.g. (5.5, 3.6)")
+    if not _positive(dpi):
+        raise ValueError(f"dpi = {dpi!r}: must be a number of dots per inch above 0, e.g. 200")
+
+
+def _positive(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and x > 0
 
 
 def save(fig, path_without_ext, formats=FORMATS, dpi=200):
@@ -162,6 +185,9 @@ def sweep(data, prefix, formats=FORMATS, size=None, dpi=200, title=None, metrics
     path). Points over seeds carry their 95 % interval as error bars.
     Writes PREFIX-METRIC.FORMAT (PREFIX-{latency,throughput[,power]} by
     default); returns the paths."""
+    _check_output(formats, size, dpi)
+    if metrics is not None and (isinstance(metrics, str) or not all(isinstance(m, str) for m in metrics)):
+        raise TypeError(f"metrics = {metrics!r}: must be a list of names, e.g. ['latency', 'p99']")
     curves = sweep_curves(data)
     every = [r for _, pts in curves.values() for _, r in pts]
     if metrics is None:
@@ -258,6 +284,7 @@ def compare(data, prefix, formats=FORMATS, size=None, dpi=200):
     the drain cap's, not the switch's) are hatched, clipped to the axis and
     labelled with their value; over seeds, error bars show the 95 % interval.
     Writes PREFIX-{energy,edp,edap}.FORMAT."""
+    _check_output(formats, size, dpi)
     points = data["points"]
     patterns = list(dict.fromkeys(p["pattern"] for p in points))
     orgs = list(dict.fromkeys(p["org"] for p in points))
@@ -318,6 +345,7 @@ def complexity(data, prefix, formats=FORMATS, size=None, dpi=200):
     """Fig. 5: buffers, aggregate fanout, crosspoints and area relative to the
     reference against radix (`nwnsim complexity --radices ... --json`).
     Writes PREFIX-complexity.FORMAT."""
+    _check_output(formats, size, dpi)
     rows = data["rows"] if isinstance(data, dict) else data
     panels = [("rel_subswitch_buffers", "buffers"), ("rel_aggregate_fanout", "aggregate fanout"),
               ("rel_crosspoints", "crosspoints"), ("rel_area", "area")]
@@ -348,6 +376,7 @@ def complexity(data, prefix, formats=FORMATS, size=None, dpi=200):
 def crossing(data, prefix, formats=FORMATS, size=None, dpi=200):
     """Fig. 10: the fraction of packets crossing each router's bisection, one
     bar per sweep point (`sweep --set sim.heatmap=true --json`)."""
+    _check_output(formats, size, dpi)
     labels, fractions, orgs = [], [], []
     cfg = data.get("config", {})
     for p in data["points"]:
@@ -374,6 +403,7 @@ def crossing(data, prefix, formats=FORMATS, size=None, dpi=200):
 def heatmap(rows, router, prefix, formats=FORMATS, size=None, dpi=200):
     """Packets from each input port to each output port of one router
     (rows of `run --heatmap` CSV as dicts)."""
+    _check_output(formats, size, dpi)
     rows = [r for r in rows if int(r["router"]) == router]
     if not rows:
         raise ValueError(f"router {router} has no packets")
@@ -395,6 +425,7 @@ def utilization(data, prefix, formats=FORMATS, size=None, dpi=200):
     """Channel utilization of every router output port in the window (rows:
     routers, columns: ports; results.utilization of a `run --json`, any
     topology), with the busiest port named. Writes PREFIX-utilization.FORMAT."""
+    _check_output(formats, size, dpi)
     u = data["results"]["utilization"]
     grid = u["router_ports"]
     routers, ports = len(grid), max(len(r) for r in grid)
@@ -453,6 +484,7 @@ def latency_cdf(runs, prefix, formats=FORMATS, size=None, dpi=200):
     """CDF of packet latency of each run: {label: (org, results)}
     (results.latency_histogram; over seeds, the pooled histogram).
     Writes PREFIX-cdf.FORMAT."""
+    _check_output(formats, size, dpi)
     fig, ax = setup(size)
     for (label, (org, r)), ls in zip(runs.items(), _line_styles(runs)):
         h = r["latency_histogram"]
@@ -469,6 +501,7 @@ def time_series(runs, prefix, formats=FORMATS, size=None, dpi=200, window=None):
     """Latency and accepted load per interval of each run: {label: (org,
     results)} (results.time_series); `window` (first, last cycle) marks the
     measurement window. Writes PREFIX-series-{latency,accepted}.FORMAT."""
+    _check_output(formats, size, dpi)
     out = []
     for metric, ylabel in (("latency_avg", "latency of packets delivered (cycles)"),
                            ("accepted_load", "accepted load (fraction of capacity)")):

@@ -133,3 +133,123 @@ def test_compare_has_the_cli_numbers(tmp_path):
     for pattern in ("uniform", "bitcomp"):
         assert fc["relative.edp"][pattern] == pytest.approx(fc["edp_pj_ns"][pattern] / hc["edp_pj_ns"][pattern],
                                                             rel=1e-12)
+
+
+# Wrong arguments, checked before nwnsim runs: with no program to run, an
+# unchecked one would end in FileNotFoundError instead. (argument, value) in the message.
+CHECKED = [
+    (lambda: nwnsim.run("router.vcs=2"), TypeError, ("sets", "'router.vcs=2'", "dict")),
+    (lambda: nwnsim.run([("router.vcs", 2)]), TypeError, ("sets", "[('router.vcs', 2)]", "dict")),
+    (lambda: nwnsim.sweep(sets=""), TypeError, ("sets", "''", "dict")),
+    (lambda: nwnsim.sweep(vary="router.org=fc,hc"), TypeError, ("vary", "'router.org=fc,hc'", "dict")),
+    (lambda: nwnsim.sweep(vary=["fc", "hc"]), TypeError, ("vary", "['fc', 'hc']", "dict")),
+    (lambda: nwnsim.run(config={"router.vcs": 2}), TypeError, ("config", "{'router.vcs': 2}", "path")),
+    (lambda: nwnsim.compare(config=3), TypeError, ("config", "3", "path")),
+    (lambda: nwnsim.run(seeds=2.0), TypeError, ("seeds", "2.0", "whole number")),
+    (lambda: nwnsim.run(seeds="3"), TypeError, ("seeds", "'3'", "whole number")),
+    (lambda: nwnsim.run(threads=True), TypeError, ("threads", "True", "whole number")),
+    (lambda: nwnsim.sweep(jobs=1.5), TypeError, ("jobs", "1.5", "whole number")),
+    (lambda: nwnsim.sweep(seeds=[3]), TypeError, ("seeds", "[3]", "whole number")),
+    (lambda: nwnsim.compare(jobs="2"), TypeError, ("jobs", "'2'", "whole number")),
+    (lambda: nwnsim.compare(seeds=0.5), TypeError, ("seeds", "0.5", "whole number")),
+    (lambda: nwnsim.sweep(out_dir=7), TypeError, ("out_dir", "7", "path")),
+    (lambda: nwnsim.compare(quick="no"), TypeError, ("quick", "'no'", "True or False")),
+    (lambda: nwnsim.compare(quick=None), TypeError, ("quick", "None", "True or False")),
+    (lambda: nwnsim.frame("run.json"), TypeError, ("data", "'run.json'", "dict")),
+    (lambda: nwnsim.frame({"nwnsim": "nonsense"}), ValueError, ('data["nwnsim"]', "'nonsense'", "sweep")),
+    (lambda: nwnsim.frame({"points": []}), ValueError, ('data["nwnsim"]', "None", "sweep")),
+    (lambda: nwnsim.read(0), TypeError, ("path", "0", "path")),
+    (lambda: nwnsim.read(None), TypeError, ("path", "None", "path")),
+]
+
+
+@pytest.mark.parametrize("call,error,words", CHECKED, ids=[c[2][0] + "-" + c[2][1] for c in CHECKED])
+def test_wrong_arguments_are_named_before_nwnsim_runs(monkeypatch, call, error, words):
+    monkeypatch.setenv("NWNSIM_BINARY", "/nonexistent/nwnsim")
+    with pytest.raises(error) as e:
+        call()
+    for word in words:
+        assert word in str(e.value), (word, str(e.value))
+
+
+def test_a_file_that_is_not_a_result_is_named(tmp_path):
+    bad = tmp_path / "notes.json"
+    bad.write_text("not json\n")
+    with pytest.raises(ValueError) as e:
+        nwnsim.read(bad)
+    assert "path" in str(e.value) and str(bad) in str(e.value) and ".csv" in str(e.value)
+    other = tmp_path / "other.json"
+    other.write_text('{"nwnsim": "bench"}')
+    with pytest.raises(ValueError) as e:
+        nwnsim.read(other)
+    assert 'data["nwnsim"] = \'bench\'' in str(e.value)
+
+
+def test_plot_names_what_it_cannot_draw(tmp_path, monkeypatch):
+    import pandas as pd
+
+    monkeypatch.setenv("NWNSIM_BINARY", "/nonexistent/nwnsim")
+    with pytest.raises(ValueError) as e:
+        nwnsim.plot(pd.DataFrame({"a": [1]}), str(tmp_path / "x"))
+    assert "df_or_json" in str(e.value) and "DataFrame with columns ['a']" in str(e.value)
+    assert 'attrs["nwnsim"]' in str(e.value)
+    with pytest.raises(TypeError) as e:
+        nwnsim.plot("sweep.json", str(tmp_path / "x"))
+    assert "df_or_json = 'sweep.json' (str)" in str(e.value)
+    with pytest.raises(ValueError) as e:
+        nwnsim.plot({"nwnsim": "saturation", "probes": []}, str(tmp_path / "x"))
+    assert "df_or_json" in str(e.value) and "'saturation'" in str(e.value) and "sweep, compare" in str(e.value)
+    run = {"nwnsim": "run", "config": {}, "results": {}}
+    with pytest.raises(TypeError) as e:
+        nwnsim.plot(run, None)
+    assert "prefix = None" in str(e.value)
+    with pytest.raises(TypeError) as e:
+        nwnsim.plot(run, str(tmp_path / "x"), metrics=["p99"])
+    assert "metrics = ['p99']" in str(e.value) and "for a run" in str(e.value) and "formats, size, dpi" in str(e.value)
+    with pytest.raises(TypeError) as e:
+        nwnsim.plot({"nwnsim": "sweep", "config": {}, "points": []}, str(tmp_path / "x"), formats="png")
+    assert "formats = 'png' (str)" in str(e.value)
+    assert os.listdir(tmp_path) == []
+
+
+# What nwnsim checks reaches it: 0, a negative count or an empty list is no
+# longer dropped for the default but refused in nwnsim's words (no simulation runs).
+REFUSED_BY_NWNSIM = [
+    (lambda: nwnsim.run(SHORT, seeds=0), "--seeds: Value 0 not in range"),
+    (lambda: nwnsim.run(SHORT, threads=0), "--threads: Value 0 not in range"),
+    (lambda: nwnsim.run(SHORT, seeds=-1), "--seeds: Value -1 not in range"),
+    (lambda: nwnsim.sweep(loads=[0.2], sets=SHORT, jobs=0), "--jobs: Value 0 not in range"),
+    (lambda: nwnsim.sweep(loads=[0.2], sets=SHORT, seeds=0), "--seeds: Value 0 not in range"),
+    (lambda: nwnsim.sweep(loads=[], sets=SHORT), "--loads '': an empty list"),
+    (lambda: nwnsim.sweep(loads=[0.2, 1.5], sets=SHORT), "traffic.load = '1.5'"),
+    (lambda: nwnsim.sweep(vary={"router.org": []}, loads=[0.2], sets=SHORT), "--vary router.org '': an empty list"),
+    (lambda: nwnsim.sweep(loads=[0.2], sets=SHORT, out_dir=""), "--out-dir: '': an empty path"),
+    (lambda: nwnsim.compare(orgs=[], sets=SHORT), "--orgs '': an empty list"),
+    (lambda: nwnsim.compare(patterns=[], sets=SHORT), "--patterns '': an empty list"),
+    (lambda: nwnsim.compare(load=-0.1, sets=SHORT), "traffic.load = '-0.1'"),
+    (lambda: nwnsim.compare(sets=SHORT, jobs=0), "--jobs: Value 0 not in range"),
+    (lambda: nwnsim.compare(sets=SHORT, seeds=0), "--seeds: Value 0 not in range"),
+    (lambda: nwnsim.run(config=""), "File does not exist"),
+]
+
+
+@pytest.mark.parametrize("call,message", REFUSED_BY_NWNSIM, ids=[m for _, m in REFUSED_BY_NWNSIM])
+def test_what_nwnsim_checks_reaches_it(call, message):
+    with pytest.raises(nwnsim.NwnsimError) as e:
+        call()
+    assert e.value.exit_code == 2
+    assert message in e.value.output
+
+
+def test_arrays_and_paths_are_arguments_too(tmp_path):
+    """A NumPy array of loads is a list of loads; a pathlib.Path names a file."""
+    import numpy as np
+
+    config = tmp_path / "short.toml"
+    config.write_text("[router]\nradix = 16\n[sim]\nwarmup_cycles = 200\nmeasure_cycles = 1500\n")
+    df = nwnsim.sweep(loads=np.array([0.2, 0.4]), config=config, sets={"router.org": "fc"}, jobs=np.int64(2))
+    assert list(df["traffic.load"]) == [0.2, 0.4]
+    assert df.attrs["nwnsim"]["config"]["router.radix"] in (16, "16")
+    with pytest.raises(nwnsim.NwnsimError) as e:
+        nwnsim.run(config=tmp_path / "missing.toml")
+    assert "missing.toml" in str(e.value)

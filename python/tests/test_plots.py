@@ -41,3 +41,32 @@ def test_a_sweep_with_saturated_points_draws(tmp_path):
     assert sorted(os.path.basename(w) for w in written) == ["s-latency.png", "s-throughput.png"]
     for w in written:
         assert os.path.getsize(w) > 5000, w
+
+
+def test_wrong_output_options_are_named_before_drawing(tmp_path):
+    import pytest
+
+    cases = [
+        (dict(formats="png"), TypeError, ("formats = 'png' (str)", "list or tuple")),
+        (dict(formats=()), ValueError, ("formats = ()", "one or more of", "png")),
+        (dict(formats=("png", "gif")), ValueError, ("formats = ('png', 'gif')", "'gif'", "pdf")),
+        (dict(size=5), ValueError, ("size = 5", "(WIDTH, HEIGHT)")),
+        (dict(size=(5.5,)), ValueError, ("size = (5.5,)", "(WIDTH, HEIGHT)")),
+        (dict(size=(0, 3)), ValueError, ("size = (0, 3)", "above 0")),
+        (dict(dpi=0), ValueError, ("dpi = 0", "above 0")),
+        (dict(dpi="200"), ValueError, ("dpi = '200'", "above 0")),
+        (dict(metrics="latency"), TypeError, ("metrics = 'latency'", "list of names")),
+    ]
+    for options, error, words in cases:
+        with pytest.raises(error) as e:
+            plots.sweep(saturating_sweep(), str(tmp_path / "s"), **options)
+        for word in words:
+            assert word in str(e.value), (options, word, str(e.value))
+    runs = {"fc": ("fc", {"latency_histogram": {"latency": [10, 20], "cdf": [0.5, 1.0]}})}
+    for figure in (plots.latency_cdf, plots.time_series):
+        with pytest.raises(ValueError) as e:
+            figure(runs, str(tmp_path / "r"), dpi=-1)
+        assert "dpi = -1" in str(e.value)
+    assert os.listdir(tmp_path) == []
+    # Upper-case formats are matplotlib's too.
+    assert plots.latency_cdf(runs, str(tmp_path / "r"), formats=("PNG",), dpi=50) == [str(tmp_path / "r-cdf.PNG")]
