@@ -64,7 +64,8 @@ std::vector<KeySpec> base_schema() {
        "count packets from each input port to each output port of every router (run --heatmap FILE)"},
       {"sim.sample_cycles", V::Int, "1000", 0, 1e9, nullptr, "cycles",
        "time series: accepted load and latency of the packets delivered in each interval of this many cycles "
-       "(results.time_series; 0: off)"},
+       "(results.time_series; 0: off); a run of more than 131,072 intervals gets intervals of twice, four "
+       "times... this, until it fits (results.time_series.sample_cycles: the interval used)"},
       {"sim.max_cycles", V::Int, "10000000", 1, 1e15, nullptr, "cycles",
        "batch and trace runs (which end when every packet is delivered): give up after this many cycles"},
       {"sim.packet_trace_file", V::String, "", 0, 0, nullptr, "",

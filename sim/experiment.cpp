@@ -398,11 +398,20 @@ void summarize_distributions(const Network& net, Cycle now, RunResult& r) {
     k["accepted_load"] = r.window_cycles > 0 ? double(size.window_flits) / (capacity * nodes) : 0.0;
     r.size_classes.push_back(k);
   }
-  if (const Cycle every = s.sample_cycles(); every > 0) {
+  if (const Cycle sampled = s.sample_cycles(); sampled > 0) {
     nlohmann::ordered_json start = nlohmann::ordered_json::array(), packets = start, load = start, latency = start;
+    // The intervals up to `now`, at most PacketStats::kMaxIntervals of
+    // them: after the last delivery a run may idle far longer (merged as
+    // PacketStats does, the intervals doubled until they fit).
+    Cycle every = sampled;
+    while (now > 0 && (now - 1) / every >= PacketStats::kMaxIntervals) every *= 2;
     for (Cycle begin = 0; begin < now; begin += every) {
-      const std::size_t i = std::size_t(begin / every);
-      const Interval in = i < s.series().size() ? s.series()[i] : Interval{};
+      Interval in;
+      for (std::size_t i = std::size_t(begin / sampled); i < s.series().size() && i < (begin + every) / sampled; ++i) {
+        in.packets += s.series()[i].packets;
+        in.flits += s.series()[i].flits;
+        in.latency_sum += s.series()[i].latency_sum;
+      }
       const Cycle length = std::min(every, now - begin);
       start.push_back(begin);
       packets.push_back(in.packets);

@@ -41,6 +41,10 @@ void PacketStats::combine(Ranks& ranks) {
   ranks.max(last_created_by_);
   ranks.sum(window_flits_from_);
   if (sample_cycles_) {
+    // Each rank doubled its intervals for its own last delivery; the
+    // longest, that of the last delivery of all, is one process's.
+    const Cycle every = Cycle(ranks.max(std::uint64_t(sample_cycles_)));
+    while (sample_cycles_ < every) coarsen();
     series_.resize(std::size_t(ranks.max(std::uint64_t(series_.size()))));
     std::vector<std::uint64_t> flat;
     for (const Interval& in : series_) flat.insert(flat.end(), {in.packets, in.flits, in.latency_sum});

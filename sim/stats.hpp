@@ -111,7 +111,7 @@ class PacketStats final : public PacketObserver {
       return;
     }
     std::uint64_t* const window_from = window_flits_from_.empty() ? nullptr : window_flits_from_.data();
-    const Cycle every = sample_cycles_;
+    Cycle every = sample_cycles_;
     Interval run;  // this interval's samples not yet in series_
     std::uint64_t measured = 0;
     for (const DeliveredRecord* const end = d + n; d != end; ++d) {
@@ -122,6 +122,7 @@ class PacketStats final : public PacketObserver {
           add_to_interval(run);
           run = Interval{};
           move_interval(d->delivered_cycle);
+          every = sample_cycles_;
         }
         ++run.packets;
         run.flits += d->size_flits;
@@ -182,10 +183,17 @@ class PacketStats final : public PacketObserver {
   }
   const std::vector<SizeClass>& size_classes() const { return by_size_; }
   // A time series of intervals of `cycles` (0: off); `expected_cycles` sizes it up front.
+  // At most kMaxIntervals: a run longer than that many intervals doubles
+  // them (merging pairs) until it fits, so sample_cycles() is `cycles`
+  // times a power of two (a trace whose last packet is 10^12 cycles in
+  // took memory without bound).
+  static constexpr std::size_t kMaxIntervals = std::size_t{1} << 17;
   void sample_every(Cycle cycles, Cycle expected_cycles) {
     sample_cycles_ = cycles;
-    if (cycles) series_.reserve(std::size_t(expected_cycles / cycles + 1));
-    if (cycles) series_.resize(1);
+    if (!cycles) return;
+    while (expected_cycles / sample_cycles_ >= kMaxIntervals) sample_cycles_ *= 2;
+    series_.reserve(std::size_t(expected_cycles / sample_cycles_ + 1));
+    series_.resize(1);
   }
   Cycle sample_cycles() const { return sample_cycles_; }
   const std::vector<Interval>& series() const { return series_; }
@@ -226,9 +234,28 @@ class PacketStats final : public PacketObserver {
     s.latency_sum += latency_cycles;
   }
   void move_interval(Cycle delivered_cycle) {
+    while (delivered_cycle / sample_cycles_ >= kMaxIntervals) coarsen();
     interval_ = std::size_t(delivered_cycle / sample_cycles_);
     interval_begin_ = Cycle(interval_) * sample_cycles_;
     if (interval_ >= series_.size()) series_.resize(interval_ + 1);
+  }
+  // Intervals twice as long: each pair merged.
+  void coarsen() {
+    for (std::size_t i = 0; i < series_.size(); ++i) {
+      const Interval in = series_[i];
+      if (i % 2 == 0) {
+        series_[i / 2] = in;
+      } else {
+        Interval& s = series_[i / 2];
+        s.packets += in.packets;
+        s.flits += in.flits;
+        s.latency_sum += in.latency_sum;
+      }
+    }
+    series_.resize((series_.size() + 1) / 2);
+    sample_cycles_ *= 2;
+    interval_ /= 2;
+    interval_begin_ = Cycle(interval_) * sample_cycles_;
   }
   void add_to_interval(const Interval& run) {
     Interval& s = series_[interval_];

@@ -225,6 +225,34 @@ TEST(Statistics, SizeClassesOfABimodalMixAddUpToTheRun) {
 // Past saturation the source queues grow without bound: the latency of the
 // packets delivered climbs interval after interval, and the warm-up check,
 // which assumes a steady state, is not what reports it (the run is saturated).
+// A trace whose last packet comes at a far cycle: the time series keeps at
+// most PacketStats::kMaxIntervals intervals, doubled until the run fits,
+// and loses no packet (before, one interval per sim.sample_cycles of the
+// whole run: a packet at cycle 10^12 took memory without bound).
+TEST(Statistics, TimeSeriesOfAFarTraceDoublesItsIntervals) {
+  const std::string trace = temp_path("far.trace"), j = temp_path("r.json");
+  {
+    std::ofstream f(trace);
+    f << "0 0 1 1\n5000 2 3 2\n300000000 1 2 1\n";
+  }
+  const auto r = nwnsim("run --quiet --set router.radix=8 --set sim.max_cycles=400000000 --set traffic.source=trace "
+                        "--set traffic.trace_file=" +
+                        trace + " --json " + j);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json t = json::parse(slurp(j))["results"]["time_series"];
+  // 3 x 10^8 cycles: 300,000 intervals of 1,000, 150,000 of 2,000, 75,000 of 4,000.
+  EXPECT_EQ(t["sample_cycles"], 4000);
+  ASSERT_LE(t["cycle"].size(), std::size_t(1) << 17);
+  ASSERT_EQ(t["packets"].size(), t["cycle"].size());
+  EXPECT_EQ(t["cycle"][1], 4000);
+  EXPECT_EQ(t["packets"][0], 1);  // delivered by cycle 4,000
+  EXPECT_EQ(t["packets"][1], 1);  // the one created at 5,000
+  std::uint64_t packets = 0;
+  for (const json& p : t["packets"]) packets += p.get<std::uint64_t>();
+  EXPECT_EQ(packets, 3u);
+  EXPECT_EQ(t["packets"][300000000 / 4000], 1);
+}
+
 TEST(Statistics, TimeSeriesOfASaturatedRunShowsLatencyGrowing) {
   const std::string j = temp_path("r.json");
   const auto r = nwnsim("run --set router.radix=16 --set sim.warmup_cycles=1000 --set sim.measure_cycles=6000 "
