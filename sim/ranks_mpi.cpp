@@ -162,7 +162,9 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 }
 
 void MpiSession::finish(int code) {
-  if (started_ && code != 0 && !g_world->failure_agreed()) g_world->abort(code);
+  // One rank has no other to stop: it ends as a process alone would
+  // (MPI_Finalize, then its code), without MPI_Abort's banner.
+  if (started_ && code != 0 && g_world->size() > 1 && !g_world->failure_agreed()) g_world->abort(code);
 }
 
 MpiSession::~MpiSession() {
