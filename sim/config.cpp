@@ -371,6 +371,12 @@ const KeySpec* find_key(const std::string& key) {
   return nullptr;
 }
 
+bool is_file_key(const std::string& key) {
+  static const char* const keys[] = {"traffic.trace_file", "power.tech_file", "sim.packet_trace_file",
+                                     "sim.vcd_file", "router.rtl_trace_file"};
+  return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
+}
+
 Config::Config() {
   for (auto& k : config_schema()) set(k.key, k.default_value, "default");
 }

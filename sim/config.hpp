@@ -27,6 +27,11 @@ namespace nwn {
 
 const std::vector<KeySpec>& config_schema();
 const KeySpec* find_key(const std::string& key);
+// Whether `key`'s value names a file: one read (traffic.trace_file,
+// power.tech_file) or written (the debug outputs). A relative name is
+// relative to the working directory, but traffic.trace_file in a config file
+// is relative to that file (Config::load_file).
+bool is_file_key(const std::string& key);
 
 class Config {
  public:

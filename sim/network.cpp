@@ -456,6 +456,9 @@ void check_distributable(const Config& cfg, int ranks) {
     refuse("network.topology", "one router is one cluster, which one rank runs", "any network of several routers");
   if (cfg.get_string("router.allocator_impl") == "rtl")
     refuse("router.allocator_impl", "the Verilated allocators run every cycle in order in one process", "model");
+  if (!cfg.get_string("router.rtl_trace_file").empty())
+    refuse("router.rtl_trace_file", "the RTL trace records a Verilated allocator, which runs in one process",
+           "'' (trace with one process)");
   if (!cfg.get_string("sim.packet_trace_file").empty())
     refuse("sim.packet_trace_file", "a packet trace follows packets event by event across every router in one process",
            "'' (trace with one process)");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -237,6 +238,7 @@ TEST(Distributable, RefusesWhatOneProcessMustRunNamingTheKey) {
       {"router.allocator_impl=rtl", "router.allocator_impl"},
       {"sim.packet_trace_file=t.txt", "sim.packet_trace_file"},
       {"sim.vcd_file=o.vcd", "sim.vcd_file"},
+      {"router.rtl_trace_file=r.vcd", "router.rtl_trace_file"},
       {"traffic.source=external", "traffic.source"},
       {"traffic.batch_max_outstanding=2", "traffic.batch_max_outstanding"}};
   for (auto& [set, key] : refused) {
@@ -282,6 +284,37 @@ TEST(RankJob, EmitSlurmWritesAnMpiJobWithMeasuredMemoryPerRank) {
                          "network.torus.dims=4,4 --set router.radix=8 --emit slurm --ranks 2")
                 .exit_code,
             2);
+}
+
+// The job runs what was asked: what cannot run over its ranks is refused
+// with mpirun's messages (exit 2), even when nothing is measured
+// (--mem-per-rank); every other flag goes to the job, files by absolute paths.
+TEST(RankJob, EmitSlurmRefusesWhatRanksCannotRunAndKeepsTheOtherFlags) {
+  const std::string net =
+      "run --set network.topology=fclos --set router.radix=8 --mem-per-rank 100 --emit slurm --ranks 2 ";
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"--seeds 3", "--seeds 3 under mpirun"},
+      {"--vcd v.vcd", "sim.vcd_file = "},
+      {"--set sim.vcd_file=v.vcd", "sim.vcd_file = "},
+      {"--trace-packets pt.txt --set sim.packet_trace_ids=3", "sim.packet_trace_file = "},
+      {"--trace-rtl r.vcd", "router.rtl_trace_file = "}};
+  for (auto& [flags, message] : refused) {
+    const auto r = test::nwnsim(net + flags);
+    EXPECT_EQ(r.exit_code, 2) << flags << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << flags << ": " << r.output;
+  }
+  const auto kept = test::nwnsim(net + "--columns lat-avg,p99 --quiet --set traffic.trace_file=t.trace");
+  ASSERT_EQ(kept.exit_code, 0) << kept.output;
+  const std::string srun = kept.output.substr(kept.output.find("srun "));
+  EXPECT_NE(srun.find(" '--columns' 'lat-avg,p99'"), std::string::npos) << srun;
+  EXPECT_NE(srun.find(" '--quiet'"), std::string::npos) << srun;
+  EXPECT_NE(srun.find("'traffic.trace_file=" + std::filesystem::current_path().string() + "/t.trace'"),
+            std::string::npos)
+      << "a file --set names by its absolute path: " << srun;
+  // One rank is one process: seeds and debug outputs run there.
+  const auto one = test::nwnsim("run --set router.radix=8 --mem-per-rank 100 --emit slurm --ranks 1 --seeds 3 -j 2");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_NE(one.output.find(" '--seeds' '3' '-j' '2'"), std::string::npos) << one.output;
 }
 
 }  // namespace

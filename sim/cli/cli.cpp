@@ -65,6 +65,18 @@ std::vector<std::string> config_child_args(const ConfigArgs& a) {
   return args;
 }
 
+ConfigArgs with_absolute_paths(const ConfigArgs& a) {
+  ConfigArgs out = a;
+  if (!out.file.empty()) out.file = fs::absolute(out.file).string();
+  for (auto& s : out.sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || !is_file_key(s.substr(0, eq))) continue;
+    const fs::path file = s.substr(eq + 1);
+    if (!file.empty() && file.is_relative()) s = s.substr(0, eq + 1) + fs::absolute(file).string();
+  }
+  return out;
+}
+
 const char* const seeds_help =
     "run each point with N seeds (sim.seed and N-1 derived from it, each in a child process): every figure the "
     "mean with its 95 % interval (Student t), the per-seed values in the JSON";
@@ -158,6 +170,20 @@ struct RunDebugArgs {
   bool progress = false;
 };
 
+// The keys the debug outputs' flags set.
+void set_debug_outputs(Config& cfg, const RunDebugArgs& debug) {
+  if (!debug.heatmap.empty()) cfg.set("sim.heatmap", "true", "--heatmap");
+  if (!debug.trace_packets.empty()) cfg.set("sim.packet_trace_file", debug.trace_packets, "--trace-packets");
+  if (!debug.vcd.empty()) cfg.set("sim.vcd_file", debug.vcd, "--vcd");
+}
+
+// --seeds over several ranks (under mpirun, or in the job --emit slurm writes).
+ConfigError seeds_over_ranks(int seeds) {
+  return ConfigError(fmt::format("run error: --seeds {} under mpirun: the seeds run in child processes of one "
+                                 "nwnsim; run each seed over the ranks with --set sim.seed=S",
+                                 seeds));
+}
+
 // run --emit slurm --ranks R: a job that runs this point over R MPI ranks.
 struct RunJobArgs {
   std::string emit;
@@ -165,19 +191,56 @@ struct RunJobArgs {
   double mem_per_rank_mb = 0;
 };
 
-// The sbatch script of `job` on stdout (sim/ranks_report.hpp).
-int cmd_run_emit(const ConfigArgs& ca, const std::vector<std::pair<std::string, std::string>>& outputs,
-                 const RunJobArgs& job) {
+struct RunArgs {
+  ConfigArgs config;
+  std::string json_path, csv_path, perf_path;
+  bool quiet = false;
+  RunDebugArgs debug;
+  SeedArgs seeds;
+  RunJobArgs job;
+  std::string columns;
+};
+
+// run --seeds N writes what the seeds share: not the outputs of one run.
+void check_seeds_outputs(const RunArgs& a) {
+  if (a.seeds.seeds <= 1) return;
+  for (auto& [flag, given] : {std::pair<const char*, bool>{"--perf-json", !a.perf_path.empty()},
+                              {"--heatmap", !a.debug.heatmap.empty()}, {"--trace-packets", !a.debug.trace_packets.empty()},
+                              {"--vcd", !a.debug.vcd.empty()}, {"--trace-rtl", !a.config.trace_rtl.empty()}})
+    if (given)
+      throw ConfigError(fmt::format("run error: {} with --seeds {}: debug and speed outputs are of one run "
+                                    "(leave out --seeds)",
+                                    flag, a.seeds.seeds));
+}
+
+// The sbatch script of the job on stdout (sim/ranks_report.hpp). The job runs
+// what run would run here: what cannot run over its ranks is refused now, as
+// mpirun's ranks would refuse it; every other flag goes to the job (--progress
+// always), files by absolute paths, since the job may start elsewhere.
+int cmd_run_emit(const RunArgs& a) {
+  const RunJobArgs& job = a.job;
   if (job.ranks < 1) throw ConfigError("run error: --emit slurm needs --ranks R (the MPI ranks of the job)");
-  const Config cfg = load_config(ca);
+  const Config cfg = load_config(a.config);
+  if (job.ranks > 1) {
+    if (a.seeds.seeds > 1) throw seeds_over_ranks(a.seeds.seeds);
+    Config debug = cfg;
+    set_debug_outputs(debug, a.debug);
+    check_distributable(debug, job.ranks);
+  }
+  check_seeds_outputs(a);
   RankJob j;
   j.ranks = job.ranks;
   j.mem_per_rank_mb = job.mem_per_rank_mb;
-  // The job may start elsewhere: files by their absolute paths.
-  j.run_args = config_child_args(ca);
-  if (!ca.file.empty()) j.run_args[0] = fs::absolute(ca.file).string();
-  for (auto& [flag, path] : outputs)
+  j.run_args = config_child_args(with_absolute_paths(a.config));
+  for (auto& [flag, path] : {std::pair<const char*, const std::string&>{"--json", a.json_path},
+                             {"--csv", a.csv_path}, {"--perf-json", a.perf_path}, {"--heatmap", a.debug.heatmap},
+                             {"--trace-packets", a.debug.trace_packets}, {"--vcd", a.debug.vcd},
+                             {"--trace-rtl", a.config.trace_rtl}})
     if (!path.empty()) j.run_args.insert(j.run_args.end(), {flag, fs::absolute(path).string()});
+  if (a.quiet) j.run_args.push_back("--quiet");
+  if (!a.columns.empty()) j.run_args.insert(j.run_args.end(), {"--columns", a.columns});
+  if (a.seeds.seeds > 1) j.run_args.insert(j.run_args.end(), {"--seeds", std::to_string(a.seeds.seeds)});
+  if (a.seeds.seeds > 1 && a.seeds.jobs > 0) j.run_args.insert(j.run_args.end(), {"-j", std::to_string(a.seeds.jobs)});
   std::cout << rank_job_script(cfg, j);
   return 0;
 }
@@ -187,32 +250,21 @@ int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std:
                   const std::vector<std::string>& columns, Ranks& ranks);
 
 // Under mpirun every rank runs this; without, the one process.
-int cmd_run(const ConfigArgs& ca, const std::string& json_path, const std::string& csv_path,
-            const std::string& perf_path, bool quiet, const RunDebugArgs& debug,
-            const std::vector<std::string>& columns, const SeedArgs& sa, const RunJobArgs& job) {
-  if (!job.emit.empty())
-    return cmd_run_emit(ca, {{"--json", json_path}, {"--csv", csv_path}, {"--perf-json", perf_path}, {"--heatmap", debug.heatmap}},
-                        job);
-  if (job.ranks > 0) throw ConfigError("run error: --ranks goes with --emit slurm (a job's ranks); to run over ranks "
-                                       "here, start nwnsim with mpirun -np R");
+int cmd_run(const RunArgs& a, const std::vector<std::string>& columns) {
+  if (!a.job.emit.empty()) return cmd_run_emit(a);
+  if (a.job.ranks > 0) throw ConfigError("run error: --ranks goes with --emit slurm (a job's ranks); to run over ranks "
+                                         "here, start nwnsim with mpirun -np R");
+  const ConfigArgs& ca = a.config;
+  const RunDebugArgs& debug = a.debug;
+  const SeedArgs& sa = a.seeds;
   Ranks& ranks = process_ranks();
   return run_on_ranks(ranks, [&] {
     if (sa.seeds > 1 && ranks.distributed())
-      throw RanksFailed(2,
-                        std::make_exception_ptr(ConfigError(fmt::format(
-                            "run error: --seeds {} under mpirun: the seeds run in child processes of one nwnsim; run "
-                            "each seed over the ranks with --set sim.seed=S",
-                            sa.seeds))),
-                        ranks.root());
-    if (sa.seeds <= 1) return cmd_run_ranks(ca, json_path, csv_path, perf_path, quiet, debug, columns, ranks);
-    for (auto& [flag, given] : {std::pair<const char*, bool>{"--perf-json", !perf_path.empty()},
-                                {"--heatmap", !debug.heatmap.empty()}, {"--trace-packets", !debug.trace_packets.empty()},
-                                {"--vcd", !debug.vcd.empty()}, {"--trace-rtl", !ca.trace_rtl.empty()}})
-      if (given)
-        throw ConfigError(fmt::format("run error: {} with --seeds {}: debug and speed outputs are of one run "
-                                      "(leave out --seeds)",
-                                      flag, sa.seeds));
-    return cmd_run_seeds(ca, json_path, csv_path, quiet, columns, sa);
+      throw RanksFailed(2, std::make_exception_ptr(seeds_over_ranks(sa.seeds)), ranks.root());
+    if (sa.seeds <= 1)
+      return cmd_run_ranks(ca, a.json_path, a.csv_path, a.perf_path, a.quiet, debug, columns, ranks);
+    check_seeds_outputs(a);
+    return cmd_run_seeds(ca, a.json_path, a.csv_path, a.quiet, columns, sa);
   });
 }
 
@@ -223,9 +275,7 @@ int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std:
                   const std::vector<std::string>& columns, Ranks& ranks) {
   Config cfg = load_config(ca);
   const std::string& heatmap_path = debug.heatmap;
-  if (!heatmap_path.empty()) cfg.set("sim.heatmap", "true", "--heatmap");
-  if (!debug.trace_packets.empty()) cfg.set("sim.packet_trace_file", debug.trace_packets, "--trace-packets");
-  if (!debug.vcd.empty()) cfg.set("sim.vcd_file", debug.vcd, "--vcd");
+  set_debug_outputs(cfg, debug);
   // Output files named in the config, checked before simulating like the flags.
   for (const char* key : {"sim.packet_trace_file", "sim.vcd_file", "router.rtl_trace_file"})
     if (!cfg.get_string(key).empty()) check_output(key, cfg.get_string(key), OutputKind::File);
@@ -325,16 +375,6 @@ void add_seed_and_column_args(CLI::App* cmd, SeedArgs& sa, std::string& columns)
   cmd->add_option("--columns", columns, columns_flag_help())->type_name("LIST");
 }
 
-struct RunArgs {
-  ConfigArgs config;
-  std::string json_path, csv_path, perf_path;
-  bool quiet = false;
-  RunDebugArgs debug;
-  SeedArgs seeds;
-  RunJobArgs job;
-  std::string columns;
-};
-
 CLI::App* add_run_command(CLI::App& app, RunArgs& a) {
   auto* run = app.add_subcommand("run", "simulate one point and print its results");
   add_config_args(run, a.config);
@@ -405,8 +445,7 @@ int run_command(int argc, char** argv) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
     }
     if (*run)
-      return cmd_run(run_args.config, run_args.json_path, run_args.csv_path, run_args.perf_path, run_args.quiet,
-                     run_args.debug, parse_columns(run_args.columns, "--columns"), run_args.seeds, run_args.job);
+      return cmd_run(run_args, parse_columns(run_args.columns, "--columns"));
     if (*config) return cmd_config(cfg_args.config, cfg_args.keys, cfg_args.markdown);
   } catch (const Interrupted& e) {
     std::cerr << "nwnsim: " << e.what() << "\n";

@@ -51,6 +51,10 @@ void add_config_args(CLI::App* cmd, ConfigArgs& a);
 Config load_config(const ConfigArgs& a);
 // The arguments that give a child nwnsim the config of `a`.
 std::vector<std::string> config_child_args(const ConfigArgs& a);
+// `a` for a job that may start in another directory: the config file and the
+// files named by --set (is_file_key) and --trace-rtl by absolute paths, as
+// the config file's own traffic.trace_file already is (Config::load_file).
+ConfigArgs with_absolute_paths(const ConfigArgs& a);
 
 // --seeds' help, and --columns' (the statistics columns_help lists).
 extern const char* const seeds_help;

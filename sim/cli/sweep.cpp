@@ -376,9 +376,8 @@ class Sweep {
   // `--merge-only` with the same arguments merges them.
   int emit_slurm() const {
     std::string self = "'" + self_executable() + "' sweep";
-    // Tasks may start elsewhere: the config file by its absolute path.
-    for (std::size_t k = 0; k < base_args_.size(); ++k)
-      self += " '" + (k == 0 && !a_.config.file.empty() ? fs::absolute(a_.config.file).string() : base_args_[k]) + "'";
+    // Tasks may start elsewhere: files by their absolute paths.
+    for (auto& arg : config_child_args(with_absolute_paths(a_.config))) self += " '" + arg + "'";
     for (auto& v : a_.vary) self += " --vary '" + v + "'";
     if (a_.loads_given) self += " --loads '" + a_.loads + "'";
     if (a_.seeds > 1) self += fmt::format(" --seeds {}", a_.seeds);
