@@ -149,6 +149,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"MissingTrace", "run --set traffic.source=trace --set traffic.trace_file=/nonexistent/t.trace",
                  {"traffic.trace_file", "/nonexistent/t.trace"}},
         BadInput{"SweepUnknownKey", "sweep --vary router.vcz=1,2", {"router.vcz", "did you mean 'router.vcs'"}},
+        BadInput{"SweepKeyVariedTwice", "sweep --vary router.vcs=1,2 --vary router.vcs=3,4 --loads 0.5",
+                 {"router.vcs is varied twice", "--vary router.vcs=3,4", "--vary router.vcs=1,2"}},
+        BadInput{"SweepLoadVariedAndLoads", "sweep --vary traffic.load=0.1,0.2 --loads 0.3,0.9",
+                 {"traffic.load is varied twice", "--loads 0.3,0.9", "--vary traffic.load=0.1,0.2"}},
         BadInput{"CompareUnknownOrg", "compare --orgs hc,zz", {"router.org", "'zz'", "must be one of"}}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -309,6 +313,19 @@ TEST(SweepOutDir, ArrayTasksThenMergeEqualOneSweep) {
   auto bad = nwnsim(grid + " --point 2");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.output.find("--point 2 but the grid has 2 points"), std::string::npos) << bad.output;
+}
+
+// A key both --set and varied takes the varied values, and says so.
+TEST(Cli, SweepSaysWhichSetKeysTheGridReplaces) {
+  const std::string dir = temp_path("replaced");
+  auto r = nwnsim("sweep --set router.vcs=2 --set traffic.load=0.3 --vary router.vcs=1,4 --emit slurm --out-dir " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("--vary router.vcs=1,4 replaces --set router.vcs=2"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("traffic.load"), std::string::npos) << "not varied, nothing to say: " << r.output;
+  r = nwnsim("sweep --set traffic.load=0.3 --emit slurm --out-dir " + dir + "2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the default --loads 0.1:1.0:0.1 replaces --set traffic.load=0.3"), std::string::npos)
+      << r.output;
 }
 
 TEST(SweepOutDir, EmitsASlurmJobArray) {

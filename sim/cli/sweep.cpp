@@ -304,13 +304,21 @@ class Sweep {
     std::vector<std::pair<std::string, std::string>> vary;  // (flag, KEY=SPEC)
     for (auto& v : a_.vary) vary.push_back({"--vary", v});
     if (a_.loads_given) vary.push_back({"--loads", "traffic.load=" + a_.loads});
-    if (vary.empty()) vary.push_back({"--loads", "traffic.load=0.1:1.0:0.1"});
+    if (vary.empty()) vary.push_back({"the default --loads", "traffic.load=0.1:1.0:0.1"});
+    std::vector<std::string> given;  // each axis as given, e.g. "--vary router.vcs=1,2"
     for (auto& [flag, v] : vary) {
       auto eq = v.find('=');
       if (eq == std::string::npos || eq == 0)
         throw ConfigError("sweep error: --vary '" + v + "': expected KEY=VALUES (keys: nwnsim config --keys)");
       const std::string key = v.substr(0, eq);
-      const std::string what = flag == "--loads" ? flag : flag + " " + key;
+      const bool loads = flag != "--vary";
+      const std::string what = loads ? "--loads" : flag + " " + key;
+      given.push_back(loads ? flag + " " + v.substr(eq + 1) : flag + " " + v);
+      for (std::size_t k = 0; k < axes.size(); ++k)
+        if (axes[k].first == key)
+          throw ConfigError(fmt::format("sweep error: {}: {} is varied twice (also by {}); vary each key once", given.back(),
+                                        key, given[k]));
+      note_replaced_set(key, given.back());
       auto values = expand_values(what, v.substr(eq + 1));
       for (auto& val : values) Config(base_).set(key, val, what);  // validate every value now
       axes.push_back({key, values});
@@ -328,6 +336,18 @@ class Sweep {
       points_.swap(next);
     }
     for (auto& ax : axes) keys_.push_back(ax.first);
+  }
+
+  // A key the command line sets and the grid varies takes the varied values
+  // (a fixture of --set flags shared with run may hold traffic.load); said on
+  // stderr, so that the set value is not dropped unseen.
+  void note_replaced_set(const std::string& key, const std::string& axis) const {
+    std::vector<std::pair<std::string, std::string>> set;  // (key, argument)
+    for (auto& s : a_.config.sets) set.push_back({s.substr(0, s.find('=')), "--set " + s});
+    if (!a_.config.allocator.empty()) set.push_back({"router.allocator_impl", "--allocator " + a_.config.allocator});
+    if (a_.config.threads > 0) set.push_back({"sim.threads", fmt::format("--threads {}", a_.config.threads)});
+    for (auto& [k, argument] : set)
+      if (k == key) std::cerr << fmt::format("nwnsim sweep: {} replaces {} ({} is varied)\n", axis, argument, key);
   }
 
   void check_arguments() const {
