@@ -321,6 +321,7 @@ int cmd_run_ranks(const ConfigArgs& ca, const std::string& json_path, const std:
 }
 
 int cmd_config(const ConfigArgs& ca, bool keys, bool markdown) {
+  const Config cfg = load_config(ca);  // a bad file or --set is an error whatever is printed
   if (markdown) {
     std::cout << schema_markdown();
     return 0;
@@ -344,7 +345,7 @@ int cmd_config(const ConfigArgs& ca, bool keys, bool markdown) {
     }
     return 0;
   }
-  std::cout << load_config(ca).to_toml();
+  std::cout << cfg.to_toml();
   return 0;
 }
 
