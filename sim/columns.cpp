@@ -141,7 +141,6 @@ std::vector<Summary> chosen(const std::vector<std::string>& columns, const std::
 }  // namespace
 
 std::vector<std::string> parse_columns(const std::string& spec, const std::string& flag) {
-  if (spec.empty()) return {};
   const auto fields = result_fields();
   std::vector<std::string> out = split_list(spec, flag, ',', columns_help());
   for (auto& c : out) {

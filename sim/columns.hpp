@@ -17,7 +17,8 @@ namespace nwn {
 
 // The columns `spec` names ("lat-avg,p99,fairness.by_source.jain_index"), each
 // checked: a summary column or a path whose first part is a results field.
-// `flag` names the option in errors (exit 2). Empty spec: the default.
+// `flag` names the option in errors (exit 2); an empty spec is one too (a
+// flag not given means the default columns: callers pass {} then).
 std::vector<std::string> parse_columns(const std::string& spec, const std::string& flag);
 
 // What --columns accepts, for its help.

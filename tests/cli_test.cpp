@@ -155,6 +155,8 @@ INSTANTIATE_TEST_SUITE_P(
                  {"traffic.load is varied twice", "--loads 0.3,0.9", "--vary traffic.load=0.1,0.2"}},
         BadInput{"ConfigKeysBadSet", "config --keys --set router.vcs=99", {"router.vcs", "'99'", "from 1 to 64"}},
         BadInput{"ConfigMarkdownUnknownKey", "config --markdown --set bogus=1", {"unknown key 'bogus'"}},
+        BadInput{"RunEmptyColumns", "run --columns ''", {"--columns ''", "an empty list"}},
+        BadInput{"SweepEmptyColumns", "sweep --loads 0.5 --columns ''", {"--columns ''", "an empty list"}},
         BadInput{"CompareUnknownOrg", "compare --orgs hc,zz", {"router.org", "'zz'", "must be one of"}}),
     [](const auto& info) { return std::string(info.param.name); });
 

@@ -199,6 +199,7 @@ struct RunArgs {
   SeedArgs seeds;
   RunJobArgs job;
   std::string columns;
+  bool columns_given = false;  // --columns '' is an error, not the default columns
 };
 
 // run --seeds N writes what the seeds share: not the outputs of one run.
@@ -238,7 +239,7 @@ int cmd_run_emit(const RunArgs& a) {
                              {"--trace-rtl", a.config.trace_rtl}})
     if (!path.empty()) j.run_args.insert(j.run_args.end(), {flag, fs::absolute(path).string()});
   if (a.quiet) j.run_args.push_back("--quiet");
-  if (!a.columns.empty()) j.run_args.insert(j.run_args.end(), {"--columns", a.columns});
+  if (a.columns_given) j.run_args.insert(j.run_args.end(), {"--columns", a.columns});
   if (a.seeds.seeds > 1) j.run_args.insert(j.run_args.end(), {"--seeds", std::to_string(a.seeds.seeds)});
   if (a.seeds.seeds > 1 && a.seeds.jobs > 0) j.run_args.insert(j.run_args.end(), {"-j", std::to_string(a.seeds.jobs)});
   std::cout << rank_job_script(cfg, j);
@@ -445,8 +446,11 @@ int run_command(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
       return app.exit(e) == 0 ? 0 : kExitConfig;
     }
-    if (*run)
-      return cmd_run(run_args, parse_columns(run_args.columns, "--columns"));
+    if (*run) {
+      run_args.columns_given = run->get_option("--columns")->count() > 0;
+      return cmd_run(run_args, run_args.columns_given ? parse_columns(run_args.columns, "--columns")
+                                                      : std::vector<std::string>{});
+    }
     if (*config) return cmd_config(cfg_args.config, cfg_args.keys, cfg_args.markdown);
   } catch (const Interrupted& e) {
     std::cerr << "nwnsim: " << e.what() << "\n";

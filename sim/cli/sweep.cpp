@@ -70,6 +70,7 @@ struct SweepArgs {
   std::string emit;        // "slurm": write a job-array script and a manifest
   int seeds = 1;           // runs of each point (sim/seeds.hpp)
   std::string columns;     // --columns
+  bool columns_given = false;  // --columns '' is an error, not the default columns
 };
 
 std::string format_duration(double s) {
@@ -262,7 +263,7 @@ void group_seeds(int seeds, std::vector<std::string>& keys, std::vector<std::vec
 class Sweep {
  public:
   explicit Sweep(const SweepArgs& a)
-      : a_(a), base_(load_config(a.config)), columns_(parse_columns(a.columns, "--columns")) {}
+      : a_(a), base_(load_config(a.config)), columns_(a.columns_given ? parse_columns(a.columns, "--columns") : std::vector<std::string>{}) {}
 
   int run() {
     check_no_debug_outputs();
@@ -588,7 +589,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
       ->type_name("KEY=SPEC");
   sweep->add_option("-j,--jobs", sw->jobs, "parallel processes (default: one per core)")->check(CLI::Range(1, 1024));
   sweep->add_option("--seeds", sw->seeds, seeds_help)->check(CLI::Range(1, 1000));
-  sweep->add_option("--columns", sw->columns, columns_flag_help())->type_name("LIST");
+  auto* columns = sweep->add_option("--columns", sw->columns, columns_flag_help())->type_name("LIST");
   output_option(sweep->add_option("--json", sw->json_path, "write every point's config and results as JSON"));
   output_option(sweep->add_option("--csv", sw->csv_path, "write one CSV row per point"));
   output_option(sweep->add_option("--out-dir", sw->out_dir,
@@ -601,8 +602,9 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
   sweep->add_flag("--merge-only", sw->merge_only, "simulate nothing: merge the points in --out-dir");
   sweep->add_option("--emit", sw->emit, "slurm: write --out-dir/sweep.slurm (a job array) and manifest.json")
       ->check(CLI::IsMember({"slurm"}));
-  sweep->callback([sw, loads, &exit_code] {
+  sweep->callback([sw, loads, columns, &exit_code] {
     sw->loads_given = loads->count() > 0;  // --loads '' is an error, not the default loads
+    sw->columns_given = columns->count() > 0;
     exit_code = Sweep(*sw).run();
   });
 }
