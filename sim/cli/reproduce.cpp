@@ -88,12 +88,19 @@ Preset load_preset(const fs::path& file) {
   return p;
 }
 
-// The preset names in `dir` (its .toml files), sorted.
+// The preset names in `dir` (its .toml files), sorted; a directory that is
+// missing or holds none is an error.
 std::vector<std::string> preset_names(const fs::path& dir) {
-  if (!fs::is_directory(dir)) throw ConfigError("reproduce error: --presets '" + dir.string() + "' is not a directory");
+  const std::string what = "reproduce error: --presets '" + dir.string() + "'";
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) throw ConfigError(what + " does not exist (allowed: a directory of NAME.toml presets)");
+  if (!fs::is_directory(dir, ec))
+    throw ConfigError(what + " is not a directory (allowed: a directory of NAME.toml presets)");
   std::vector<std::string> out;
-  for (auto& e : fs::directory_iterator(dir))
+  for (auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".toml") out.push_back(e.path().stem().string());
+  if (ec) throw ConfigError(what + ": " + ec.message());
+  if (out.empty()) throw ConfigError(what + " holds no presets (allowed: a directory of NAME.toml presets)");
   std::sort(out.begin(), out.end());
   return out;
 }
