@@ -389,7 +389,7 @@ TEST(Reproduce, BadPresetsAreClearErrors) {
   // A presets directory that is missing or empty is named, not an empty list.
   const std::string empty = temp_path("no-presets"), missing = temp_path("missing");
   std::filesystem::create_directories(empty);
-  for (const std::string& args : {"--list", "fig05"}) {
+  for (const char* args : {"--list", "fig05"}) {
     r = nwnsim("reproduce --presets " + missing + " " + args);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("--presets '" + missing + "' does not exist"), std::string::npos) << r.output;
