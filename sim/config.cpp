@@ -708,6 +708,21 @@ void check_route_vcs(const Config& cfg, int classes, const std::string& routing)
   }
 }
 
+void check_hop_classes(const Config& cfg, bool hop_indexed, const std::string& routing,
+                       const std::vector<std::string>& allowed) {
+  if (hop_indexed) return;
+  const std::string why = config_organization(cfg).description.needs_hop_classes;
+  if (why.empty()) return;
+  throw ConfigError(fmt::format(
+      "config error: router.org = {} in a network of routers with {}: {}, so a packet that goes on to another router "
+      "can wait for an internal VC held by a packet of another hop, and with VC classes that do not rise on every "
+      "hop that closes a cycle through the routers (docs/RESULTS.md, \"Deadlock across routers\"); allowed: {}",
+      cfg.get_string("router.org"), routing, why,
+      allowed.empty() ? std::string("another router.org (no network.routing of this topology has hop-indexed VC classes)")
+                      : "network.routing = " + join(allowed, " or ") +
+                            " (hop-indexed VC classes) with router.vcs large enough, or another router.org"));
+}
+
 void check_config(const Config& cfg) {
   const std::string& topology = cfg.get_string("network.topology");
   if (const auto eject = cfg.get_int("network.eject_vcs"); eject > 0 && topology == "single")

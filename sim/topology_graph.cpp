@@ -193,6 +193,10 @@ class GraphNetwork final : public Network {
     std::unique_ptr<RoutingContext> ctx =
         graph_family ? graph_context(cfg, g, phys, params) : family_context(cfg, topology, g, phys);
     check_vcs(cfg, routing, *ctx, graph_family, fmt::format("network.routing = {} on {}", routing_name, params));
+    if (g.routers() > 1 && !(graph_family && !cfg.get_bool("network.deadlock_free")))
+      check_hop_classes(cfg, routing.vc_need(*ctx).hop_indexed,
+                        fmt::format("network.routing = {} on {}", routing_name, params),
+                        hop_indexed_routings(topology, *ctx));
     router_count_ = g.routers();
     if (ranks.distributed()) {
       rank_of_router_ = partition_routers(cfg, g, ranks.size(), &partition_);
@@ -282,6 +286,19 @@ class GraphNetwork final : public Network {
     if (!make || !phys.shared())
       throw std::logic_error("graph network: routing family " + family + " needs a context factory and port groups");
     return (*make)(FamilyInput{cfg, g, phys.of(0), int(cfg.get_int("router.vcs")), std::uint64_t(cfg.get_int("sim.seed"))});
+  }
+
+  // The routings of `topology` whose VC classes rise on every hop.
+  static std::vector<std::string> hop_indexed_routings(const std::string& topology, const RoutingContext& ctx) {
+    std::vector<std::string> names;
+    for (const std::string& name : topology_routings(topology)) {
+      if (name == "auto") continue;
+      try {
+        if (find_routing(topology, name).vc_need(ctx).hop_indexed) names.push_back(name);
+      } catch (const std::exception&) {  // a routing this network cannot take (west_first off a 2-D mesh)
+      }
+    }
+    return names;
   }
 
   static void check_vcs(const Config& cfg, const RoutingSpec& routing, const RoutingContext& ctx, bool graph_family,

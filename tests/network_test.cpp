@@ -229,5 +229,59 @@ TEST(EjectVcs, BadValuesAreConfigErrors) {
   EXPECT_NE(r.output.find("network.eject_vcs"), std::string::npos) << r.output;
 }
 
+// trv in a network (docs/RESULTS.md, "Deadlock across routers"): its
+// Valiant internal routing sends every packet through any internal channel,
+// so in router A a packet from B that goes on to C waits for an internal VC
+// held by a packet from A's terminals to B, which waits for B's input
+// buffer, full of packets from A that go on and wait the same way in B: a
+// cycle through two routers, all its packets bound for other routers, that
+// network.eject_vcs does not break and more VCs do not either (3x3 HyperX,
+// dimension order, 12 VCs, 4 reserved: every seed wedged). Hop-indexed
+// global classes break it (a packet of hop h waits only for VCs of hop h + 1);
+// the config refuses the others, naming the routings allowed.
+const std::string kTrvHyperX =
+    "run --set router.org=trv --set router.radix=9 --set network.topology=hyperx --set network.hyperx_s=3,3 --set "
+    "network.hyperx_t=5 --set traffic.size_mix=bimodal --set traffic.load=1.0 --set network.eject_vcs=4 --set "
+    "sim.warmup_cycles=200 --set sim.measure_cycles=800 --set sim.watchdog_cycles=2000 ";
+
+TEST(HopClasses, TrvInANetworkRefusesClassesThatDoNotRiseOnEveryHop) {
+  for (const char* routing : {"dor", "valiant", "closad"}) {
+    SCOPED_TRACE(routing);
+    auto r = test::nwnsim(kTrvHyperX + "--set router.vcs=12 --set network.routing=" + routing);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("config error: router.org = trv in a network of routers with network.routing = " +
+                            std::string(routing)),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("allowed: network.routing = dal or minad (hop-indexed VC classes)"), std::string::npos)
+        << r.output;
+  }
+  // A mesh's default, dimension order (one class), likewise; its hop-indexed routings are named.
+  auto r = test::nwnsim("run --set router.org=trv --set router.radix=9 --set network.topology=mesh --set "
+                        "network.mesh.dims=3,3 --set network.mesh.t=2 --set sim.measure_cycles=100");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("allowed: network.routing = minad or minimal or ugal_g or ugal_l or valiant"),
+            std::string::npos)
+      << r.output;
+  // trm (minimal internal routes) and a single trv router are not refused.
+  EXPECT_EQ(test::nwnsim(kTrvHyperX + "--set router.org=trm --set router.vcs=8 --set network.routing=dor").exit_code,
+            0);
+  EXPECT_EQ(test::nwnsim("run --set router.org=trv --set router.radix=16 --set sim.measure_cycles=200").exit_code, 0);
+}
+
+TEST(HopClasses, TrvInANetworkDrainsWithHopIndexedClasses) {
+  for (const char* seed : {"1", "2", "3"}) {
+    SCOPED_TRACE(std::string("seed ") + seed);
+    auto r = test::nwnsim(kTrvHyperX + "--set router.vcs=12 --set network.routing=minad --set sim.seed=" + seed);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    r = test::nwnsim("run --set router.org=trv --set router.radix=9 --set network.topology=mesh --set "
+                     "network.mesh.dims=3,3 --set network.mesh.t=2 --set network.routing=minimal --set router.vcs=20 "
+                     "--set network.eject_vcs=4 --set router.vc_depth_flits=1 --set traffic.load=1.0 --set "
+                     "sim.warmup_cycles=200 --set sim.measure_cycles=800 --set sim.watchdog_cycles=2000 --set "
+                     "sim.seed=" + std::string(seed));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+  }
+}
+
 }  // namespace
 }  // namespace nwn

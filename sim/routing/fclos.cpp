@@ -93,7 +93,14 @@ class FclosRouting final : public GlobalRouting {
 RoutingSpec fclos(const char* name, const char* note, UpChoice choice) {
   return {"fclos", name, note, "up*/down*: no path turns from down to up (any VC)", nullptr,
           [choice](const std::string&) { return choice == UpChoice::Random; },
-          [](const RoutingContext&) { return VcNeed{1, "up*/down* needs no VC classes"}; },
+          [](const RoutingContext& c) {
+            // Two levels: every path is leaf, top, leaf, so an up link carries
+            // first hops only and a down link second hops only: the links
+            // index the hops (VcNeed::hop_indexed). With more levels a down
+            // link carries packets that went up different heights.
+            const bool two = static_cast<const FclosRoutingContext&>(c).shape.levels <= 2;
+            return VcNeed{1, "up*/down* needs no VC classes", two};
+          },
           [choice](const RoutingContext& c) -> std::unique_ptr<GlobalRouting> {
             const auto& fc = static_cast<const FclosRoutingContext&>(c);
             switch (choice) {

@@ -278,7 +278,8 @@ inline VcNeed minimal_path_classes(const RoutingContext& c) {
   const auto& g = static_cast<const GraphRoutingContext&>(c);
   return {std::max(1, g.diameter),
           "one VC class per hop (hop-indexed classes keep the channel dependency graph acyclic), and minimal paths "
-          "between routers with terminals take up to " + std::to_string(g.diameter) + " hops"};
+          "between routers with terminals take up to " + std::to_string(g.diameter) + " hops",
+          true};
 }
 
 // Hop-indexed classes for a path through an intermediate router: 2E classes.
@@ -287,7 +288,8 @@ inline VcNeed indirect_path_classes(const RoutingContext& c) {
   return {std::max(1, 2 * g.eccentricity),
           "one VC class per hop (hop-indexed classes keep the channel dependency graph acyclic), and a path through "
           "an intermediate router takes up to 2 x " + std::to_string(g.eccentricity) + " = " +
-              std::to_string(2 * g.eccentricity) + " hops"};
+              std::to_string(2 * g.eccentricity) + " hops",
+          true};
 }
 
 }  // namespace nwn

@@ -37,7 +37,8 @@ class ParRouting final : public GraphRouting<ParRouting> {
     return {2 * g.eccentricity + 1,
             "one VC class per hop (hop-indexed classes keep the channel dependency graph acyclic), and a packet that "
             "reverts to a non-minimal path after its first local hop takes up to 1 + 2 x " +
-                std::to_string(g.eccentricity) + " = " + std::to_string(2 * g.eccentricity + 1) + " hops"};
+                std::to_string(g.eccentricity) + " = " + std::to_string(2 * g.eccentricity + 1) + " hops",
+            true};
   }
 
   int port(Router& router, int r, int dst, Rng& rng, std::uint32_t& aux, const Flit& head, int&) const {

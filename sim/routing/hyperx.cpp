@@ -188,7 +188,9 @@ RoutingSpec hyperx(const char* name, const char* note, const char* deadlock, Alg
   return {"hyperx", name, note, deadlock, nullptr, [algo](const std::string&) { return algo == Algo::Dor; },
           [algo](const RoutingContext& c) {
             const int dims = int(static_cast<const HyperXRoutingContext&>(c).shape.s.size());
-            return VcNeed{classes(algo, dims), "one class per hop for deadlock freedom"};
+            // minad and dal: class = hops taken; dor none, valiant and closad one per phase.
+            const bool hops = algo == Algo::MinAd || algo == Algo::Dal;
+            return VcNeed{classes(algo, dims), "one class per hop for deadlock freedom", hops};
           },
           [algo](const RoutingContext& c) {
             return std::unique_ptr<GlobalRouting>(new HyperXRouting(static_cast<const HyperXRoutingContext&>(c), algo));

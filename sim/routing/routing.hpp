@@ -24,6 +24,11 @@ struct RoutingContext {
 struct VcNeed {
   int classes = 1;
   std::string why;
+  // The class rises on every hop (hop-indexed classes): no VC is shared by
+  // packets of different hops, so an organization whose internal channels
+  // mix the hops keeps the dependencies acyclic
+  // (SwitchDescription::needs_hop_classes).
+  bool hop_indexed = false;
 };
 
 struct RoutingSpec {
