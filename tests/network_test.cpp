@@ -263,6 +263,16 @@ TEST(HopClasses, TrvInANetworkRefusesClassesThatDoNotRiseOnEveryHop) {
   EXPECT_NE(r.output.find("allowed: network.routing = minad or minimal or ugal_g or ugal_l or valiant"),
             std::string::npos)
       << r.output;
+  // hxv (Valiant inside a 2-D HyperX of subswitches) wedged the same way: refused too.
+  const std::string hxv = "run --set network.topology=hyperx --set network.hyperx_s=4,4 --set network.hyperx_t=21 "
+                          "--set router.radix=27 --set router.org=hxv --set traffic.size_mix=bimodal "
+                          "--set traffic.load=0.7 --set sim.warmup_cycles=500 --set sim.measure_cycles=2000 ";
+  r = test::nwnsim(hxv + "--set router.vcs=8 --set network.eject_vcs=4");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("config error: router.org = hxv in a network of routers with network.routing = auto"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(test::nwnsim(hxv + "--set router.vcs=8 --set network.routing=minad").exit_code, 0);
   // trm (minimal internal routes) and a single trv router are not refused.
   EXPECT_EQ(test::nwnsim(kTrvHyperX + "--set router.org=trm --set router.vcs=8 --set network.routing=dor").exit_code,
             0);
