@@ -710,9 +710,19 @@ void check_route_vcs(const Config& cfg, int classes, const std::string& routing)
 
 void check_hop_classes(const Config& cfg, bool hop_indexed, const std::string& routing,
                        const std::vector<std::string>& allowed) {
-  if (hop_indexed) return;
   const std::string why = config_organization(cfg).description.needs_hop_classes;
   if (why.empty()) return;
+  // Hop-indexed classes keep packets of different hops apart; packets for a
+  // terminal still share the internal VCs with packets going on, and a
+  // 1-D HyperX of trv routers with minad wedged without ejection VCs.
+  if (hop_indexed && cfg.get_int("network.eject_vcs") < 1)
+    throw ConfigError(fmt::format(
+        "config error: router.org = {} in a network of routers with {} needs network.eject_vcs >= 1 (now 0): {}, "
+        "so packets for a terminal share the internal VCs with packets going on to other routers (docs/RESULTS.md, "
+        "\"Deadlock across routers\"); allowed: network.eject_vcs >= 1 with router.vcs large enough, or another "
+        "router.org",
+        cfg.get_string("router.org"), routing, why));
+  if (hop_indexed) return;
   throw ConfigError(fmt::format(
       "config error: router.org = {} in a network of routers with {}: {}, so a packet that goes on to another router "
       "can wait for an internal VC held by a packet of another hop, and with VC classes that do not rise on every "
@@ -720,7 +730,8 @@ void check_hop_classes(const Config& cfg, bool hop_indexed, const std::string& r
       cfg.get_string("router.org"), routing, why,
       allowed.empty() ? std::string("another router.org (no network.routing of this topology has hop-indexed VC classes)")
                       : "network.routing = " + join(allowed, " or ") +
-                            " (hop-indexed VC classes) with router.vcs large enough, or another router.org"));
+                            " (hop-indexed VC classes) with network.eject_vcs >= 1 and router.vcs large enough, or "
+                            "another router.org"));
 }
 
 void check_config(const Config& cfg) {

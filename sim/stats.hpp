@@ -183,16 +183,15 @@ class PacketStats final : public PacketObserver {
   }
   const std::vector<SizeClass>& size_classes() const { return by_size_; }
   // A time series of intervals of `cycles` (0: off); `expected_cycles` sizes it up front.
-  // At most kMaxIntervals: a run longer than that many intervals doubles
-  // them (merging pairs) until it fits, so sample_cycles() is `cycles`
-  // times a power of two (a trace whose last packet is 10^12 cycles in
-  // took memory without bound).
+  // At most kMaxIntervals: a run that delivers past that many intervals
+  // doubles them (merging pairs) until it fits, so sample_cycles() is
+  // `cycles` times a power of two (a trace whose last packet is 10^12
+  // cycles in took memory without bound).
   static constexpr std::size_t kMaxIntervals = std::size_t{1} << 17;
   void sample_every(Cycle cycles, Cycle expected_cycles) {
     sample_cycles_ = cycles;
     if (!cycles) return;
-    while (expected_cycles / sample_cycles_ >= kMaxIntervals) sample_cycles_ *= 2;
-    series_.reserve(std::size_t(expected_cycles / sample_cycles_ + 1));
+    series_.reserve(std::size_t(std::min<Cycle>(expected_cycles / cycles + 1, kMaxIntervals)));
     series_.resize(1);
   }
   Cycle sample_cycles() const { return sample_cycles_; }

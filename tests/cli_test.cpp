@@ -345,6 +345,33 @@ TEST(SweepOutDir, EmitsASlurmJobArray) {
   EXPECT_EQ(manifest["points"].size(), 6u);
 }
 
+// A task of the job array may start in another directory: a trace named by
+// a relative path in --set reaches it by its absolute path, and the task's
+// base config is the manifest's (before, every task stopped: "holds a sweep
+// of another base config").
+TEST(SweepOutDir, AJobArraysTaskRunsFromAnotherDirectory) {
+  const std::string dir = temp_path("slurm-trace");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/t.trace") << "0 0 1 1\n10 2 3 2\n";
+  auto r = test::shell("cd '" + dir + "' && " + NWNSIM_BINARY +
+                 " sweep --set router.radix=8 --set traffic.source=trace --set traffic.trace_file=t.trace "
+                 "--vary router.vcs=2,4 --emit slurm --out-dir sw");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string script = slurp(dir + "/sw/sweep.slurm");
+  EXPECT_NE(script.find("traffic.trace_file=" + std::filesystem::canonical(dir).string() + "/t.trace'"),
+            std::string::npos)
+      << script;
+  std::string task;
+  std::istringstream lines(script);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("--point \"$SLURM_ARRAY_TASK_ID\"") != std::string::npos) task = line;
+  ASSERT_FALSE(task.empty()) << script;
+  task.replace(task.find("\"$SLURM_ARRAY_TASK_ID\""), 22, "0");
+  r = test::shell("cd / && " + task);
+  EXPECT_EQ(r.exit_code, 0) << task << "\n" << r.output;
+}
+
 // nwnsim reproduce: the paper presets of configs/paper/.
 TEST(Reproduce, ListsThePresetsWithWhatThePaperReports) {
   auto r = nwnsim("reproduce --list");

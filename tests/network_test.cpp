@@ -272,7 +272,18 @@ TEST(HopClasses, TrvInANetworkRefusesClassesThatDoNotRiseOnEveryHop) {
   EXPECT_NE(r.output.find("config error: router.org = hxv in a network of routers with network.routing = auto"),
             std::string::npos)
       << r.output;
-  EXPECT_EQ(test::nwnsim(hxv + "--set router.vcs=8 --set network.routing=minad").exit_code, 0);
+  EXPECT_EQ(test::nwnsim(hxv + "--set router.vcs=8 --set network.eject_vcs=4 --set network.routing=minad").exit_code, 0);
+  // Hop-indexed classes without ejection VCs: a 1-D HyperX of trv routers
+  // with minad wedged (exit 3) at load 0.5; refused, naming the key.
+  const std::string line = "run --set network.topology=hyperx --set network.hyperx_s=4 --set network.hyperx_t=8 "
+                           "--set router.radix=16 --set router.org=trv --set router.vcs=8 --set traffic.load=0.5 "
+                           "--set sim.warmup_cycles=500 --set sim.measure_cycles=2000 ";
+  r = test::nwnsim(line + "--set network.routing=minad");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("needs network.eject_vcs >= 1 (now 0)"), std::string::npos) << r.output;
+  EXPECT_EQ(test::nwnsim(line + "--set network.routing=minad --set network.eject_vcs=4").exit_code, 0);
+  // In one dimension dimension order takes one hop: its class is the hop's.
+  EXPECT_EQ(test::nwnsim(line + "--set network.routing=dor --set network.eject_vcs=4").exit_code, 0);
   // trm (minimal internal routes) and a single trv router are not refused.
   EXPECT_EQ(test::nwnsim(kTrvHyperX + "--set router.org=trm --set router.vcs=8 --set network.routing=dor").exit_code,
             0);

@@ -222,9 +222,6 @@ TEST(Statistics, SizeClassesOfABimodalMixAddUpToTheRun) {
   EXPECT_FALSE(json::parse(slurp(j))["results"].contains("size_classes"));
 }
 
-// Past saturation the source queues grow without bound: the latency of the
-// packets delivered climbs interval after interval, and the warm-up check,
-// which assumes a steady state, is not what reports it (the run is saturated).
 // A trace whose last packet comes at a far cycle: the time series keeps at
 // most PacketStats::kMaxIntervals intervals, doubled until the run fits,
 // and loses no packet (before, one interval per sim.sample_cycles of the
@@ -253,6 +250,9 @@ TEST(Statistics, TimeSeriesOfAFarTraceDoublesItsIntervals) {
   EXPECT_EQ(t["packets"][300000000 / 4000], 1);
 }
 
+// Past saturation the source queues grow without bound: the latency of the
+// packets delivered climbs interval after interval, and the warm-up check,
+// which assumes a steady state, is not what reports it (the run is saturated).
 TEST(Statistics, TimeSeriesOfASaturatedRunShowsLatencyGrowing) {
   const std::string j = temp_path("r.json");
   const auto r = nwnsim("run --set router.radix=16 --set sim.warmup_cycles=1000 --set sim.measure_cycles=6000 "

@@ -902,5 +902,49 @@ TEST(Statistics, DeliveriesInOneCallCountWhatOneCallAPacketCounts) {
   }
 }
 
+// Deliveries past PacketStats::kMaxIntervals intervals double them until
+// the run fits (pairs merged), whether they come one call a packet or a
+// block's in one call: the same series, and each packet in the interval of
+// its delivery.
+TEST(Statistics, IntervalsDoubleWhenDeliveriesPassTheLimit) {
+  constexpr Cycle kEvery = 10, kLimit = kEvery * PacketStats::kMaxIntervals;
+  std::vector<DeliveredRecord> records;
+  for (Cycle t : {Cycle(5), Cycle(17), Cycle(39), Cycle(41), kLimit - 1, kLimit + 3, 2 * kLimit + 7, 3 * kLimit - 2,
+                  3 * kLimit + 50}) {
+    Flit tail;
+    tail.packet_id = records.size();
+    tail.src = 0;
+    tail.dst = 1;
+    tail.created_cycle = t - 2;
+    tail.injected_cycle = t - 2;
+    tail.hops = 1;
+    tail.packet_flits = 2;
+    tail.measured = true;
+    records.emplace_back(tail, t, std::uint16_t(0));
+  }
+  auto stats = [&] {
+    auto s = std::make_unique<PacketStats>();
+    s->sample_every(kEvery, 100);
+    s->on_created_counts(records.size(), 0);
+    return s;
+  };
+  auto batched = stats(), one_by_one = stats();
+  for (std::size_t i = 0; i < records.size(); i += 4)
+    batched->on_delivered_records(&records[i], std::min<std::size_t>(4, records.size() - i));
+  for (const DeliveredRecord& r : records) one_by_one->on_delivered(r.extension());
+  // 3 x kLimit + 50 needs intervals of 4 x kEvery: 0.75 x kMaxIntervals of them.
+  for (const PacketStats* s : {batched.get(), one_by_one.get()}) {
+    EXPECT_EQ(s->sample_cycles(), 4 * kEvery);
+    ASSERT_LE(s->series().size(), PacketStats::kMaxIntervals);
+    std::vector<std::uint64_t> want(s->series().size(), 0);
+    for (const DeliveredRecord& r : records) ++want.at(std::size_t(r.delivered_cycle / (4 * kEvery)));
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(s->series()[i].packets, want[i]) << "interval " << i;
+      EXPECT_EQ(s->series()[i].flits, 2 * want[i]) << "interval " << i;
+      EXPECT_EQ(s->series()[i].latency_sum, 2 * want[i]) << "interval " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nwn

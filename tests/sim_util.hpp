@@ -64,10 +64,10 @@ inline std::string temp_path(const std::string& name) {
   return ::testing::TempDir() + "/" + test + "-" + name;
 }
 
-// Runs the nwnsim program with the given arguments.
-inline CommandResult nwnsim(const std::string& args) {
+// Runs a shell command line; its output is stdout and stderr together.
+inline CommandResult shell(const std::string& command) {
   CommandResult r;
-  std::string cmd = std::string(NWNSIM_BINARY) + " " + args + " 2>&1";
+  const std::string cmd = command + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf{};
@@ -77,5 +77,8 @@ inline CommandResult nwnsim(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+// Runs the nwnsim program with the given arguments.
+inline CommandResult nwnsim(const std::string& args) { return shell(std::string(NWNSIM_BINARY) + " " + args); }
 
 }  // namespace nwn::test

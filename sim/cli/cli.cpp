@@ -179,8 +179,8 @@ void set_debug_outputs(Config& cfg, const RunDebugArgs& debug) {
 
 // --seeds over several ranks (under mpirun, or in the job --emit slurm writes).
 ConfigError seeds_over_ranks(int seeds) {
-  return ConfigError(fmt::format("run error: --seeds {} under mpirun: the seeds run in child processes of one "
-                                 "nwnsim; run each seed over the ranks with --set sim.seed=S",
+  return ConfigError(fmt::format("run error: --seeds {} under mpirun (or in a job of several ranks): the seeds run "
+                                 "in child processes of one nwnsim; run each seed over the ranks with --set sim.seed=S",
                                  seeds));
 }
 

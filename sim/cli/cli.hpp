@@ -52,8 +52,9 @@ Config load_config(const ConfigArgs& a);
 // The arguments that give a child nwnsim the config of `a`.
 std::vector<std::string> config_child_args(const ConfigArgs& a);
 // `a` for a job that may start in another directory: the config file and the
-// files named by --set (is_file_key) and --trace-rtl by absolute paths, as
-// the config file's own traffic.trace_file already is (Config::load_file).
+// files named by --set (is_file_key) by absolute paths, as the config file's
+// own traffic.trace_file already is (Config::load_file). (The file's other
+// file keys, e.g. power.tech_file, resolve against the job's directory.)
 ConfigArgs with_absolute_paths(const ConfigArgs& a);
 
 // --seeds' help, and --columns' (the statistics columns_help lists).

@@ -262,8 +262,12 @@ void group_seeds(int seeds, std::vector<std::string>& keys, std::vector<std::vec
 // One sweep: its grid, where its points go, and the steps that run them.
 class Sweep {
  public:
+  // The config with the files --set names by absolute paths in every mode:
+  // the manifest, the points and a job array's tasks (which may start
+  // elsewhere) then hold the same base config.
   explicit Sweep(const SweepArgs& a)
-      : a_(a), base_(load_config(a.config)), columns_(a.columns_given ? parse_columns(a.columns, "--columns") : std::vector<std::string>{}) {}
+      : a_(a), config_(with_absolute_paths(a.config)), base_(load_config(config_)),
+        columns_(a.columns_given ? parse_columns(a.columns, "--columns") : std::vector<std::string>{}) {}
 
   int run() {
     check_no_debug_outputs();
@@ -271,7 +275,7 @@ class Sweep {
     check_arguments();
     make_wanted_configs();
     prepare_dir();
-    base_args_ = config_child_args(a_.config);
+    base_args_ = config_child_args(config_);
     if (a_.emit == "slurm") return emit_slurm();
     std::size_t resumed = 0;
     todo_ = points_to_run(resumed);
@@ -397,8 +401,7 @@ class Sweep {
   // `--merge-only` with the same arguments merges them.
   int emit_slurm() const {
     std::string self = "'" + self_executable() + "' sweep";
-    // Tasks may start elsewhere: files by their absolute paths.
-    for (auto& arg : config_child_args(with_absolute_paths(a_.config))) self += " '" + arg + "'";
+    for (auto& arg : base_args_) self += " '" + arg + "'";
     for (auto& v : a_.vary) self += " --vary '" + v + "'";
     if (a_.loads_given) self += " --loads '" + a_.loads + "'";
     if (a_.seeds > 1) self += fmt::format(" --seeds {}", a_.seeds);
@@ -561,6 +564,7 @@ class Sweep {
   }
 
   const SweepArgs& a_;
+  const ConfigArgs config_;  // a_.config, files by absolute paths
   Config base_;  // validates the file and overrides up front
   std::vector<std::string> columns_;
   std::vector<std::string> keys_;

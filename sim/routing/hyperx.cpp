@@ -189,7 +189,9 @@ RoutingSpec hyperx(const char* name, const char* note, const char* deadlock, Alg
           [algo](const RoutingContext& c) {
             const int dims = int(static_cast<const HyperXRoutingContext&>(c).shape.s.size());
             // minad and dal: class = hops taken; dor none, valiant and closad one per phase.
-            const bool hops = algo == Algo::MinAd || algo == Algo::Dal;
+            // In one dimension dor takes one router-to-router hop at most: its
+            // one class is the hop's (as minad's there, whose routes it gives).
+            const bool hops = algo == Algo::MinAd || algo == Algo::Dal || (algo == Algo::Dor && dims == 1);
             return VcNeed{classes(algo, dims), "one class per hop for deadlock freedom", hops};
           },
           [algo](const RoutingContext& c) {
