@@ -1238,9 +1238,10 @@ INSTANTIATE_TEST_SUITE_P(
         NetworkCase{"SlimFly", {"network.topology=slimfly", "network.slimfly.q=3", "router.radix=8"}},
         NetworkCase{"FclosFc", plus(kFclos8, {"router.org=fc"})},
         NetworkCase{"FclosHc", plus(kFclos8, {"router.org=hc", "router.subswitch_radix=4"})},
-        // trv needs a square radix (128 nodes of radix 16) and 4 internal VC classes, so 2 x 4 VCs.
+        // trv needs a square radix (128 nodes of radix 16), 4 internal VC classes and, in a
+        // network, ejection VCs (docs/ORGANIZATIONS.md): 2 x (4 + 4) VCs.
         NetworkCase{"FclosTrv", {"network.topology=fclos", "router.radix=16", "network.fclos_levels=2",
-                                 "router.org=trv", "router.vcs=8"}},
+                                 "router.org=trv", "router.vcs=16", "network.eject_vcs=4"}},
         NetworkCase{"FclosHxm", plus(kFclos8, {"router.org=hxm"})},
         NetworkCase{"FclosBb", plus(kFclos8, {"router.org=bb"})}),
     [](const ::testing::TestParamInfo<NetworkCase>& i) { return i.param.name; });
