@@ -109,13 +109,8 @@ Organization make_hyperx(const OrganizationParams& prm) {
   d.radix = prm.radix;
   d.max_subswitch_hops = h.valiant ? 2 * h.l + 1 : h.l + 1;
   d.vc_classes = h.valiant ? 2 : 1;
-  // As trv's (models/org_torus.cpp): Valiant sends packets of every global
-  // hop through every internal channel, and a HyperX of hxv routers with
-  // dimension order wedged (4x4, 21 terminals, load 0.7, bimodal).
-  if (h.valiant)
-    d.needs_hop_classes =
-        "its Valiant internal routing sends packets of every global hop through every internal channel, and its 2 "
-        "internal classes do not tell them apart";
+  // As trv's (a HyperX of hxv routers with dimension order wedged).
+  d.mixes_hops = h.valiant;
   // Floorplan: Table I's ((3/2)(5k^(1/3) - 4) k^(1/3) + k)^2 is a square of
   // S subswitch tiles of 1.5 q pitches per side plus the k K/2 channels that
   // cross it; with K = 1 half of those wires (hx05 lands 8 % below fc at

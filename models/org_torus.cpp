@@ -16,8 +16,6 @@
 // dimension (dimension order makes the dimensions' channels acyclic).
 // Valiant's two phases use separate pairs of classes. So trm needs 2 VC
 // classes and trv 4, carved out of the VCs the global route allows.
-// In a network, trv needs a global routing with hop-indexed VC classes
-// (needs_hop_classes below).
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -100,18 +98,10 @@ Organization make_torus(const OrganizationParams& prm) {
   d.radix = k;
   d.max_subswitch_hops = valiant ? 2 * s + 1 : s + 1;
   d.vc_classes = valiant ? 4 : 2;
-  // Valiant sends packets of every global hop (from a terminal to a global
-  // port, from a global port to another) through every internal channel,
-  // and the internal classes above do not tell the hops apart: with a
-  // global routing whose VC classes do not rise on every hop, a packet that
-  // arrived from router B and goes on waits for an internal VC held by a
-  // packet from a terminal going to B, which waits for B's input buffer,
-  // full of packets that wait the same way in B (docs/RESULTS.md, "Deadlock
-  // across routers").
-  if (valiant)
-    d.needs_hop_classes =
-        "its Valiant internal routing sends packets of every global hop through every internal channel, and its 4 "
-        "internal classes do not tell them apart";
+  // trv: a packet that arrived from router B and goes on waits for an
+  // internal VC held by a packet from a terminal going to B, which waits
+  // for B's input buffer, full of packets that wait the same way in B.
+  d.mixes_hops = valiant;
   // Floorplan (Table I): k tiles of (3/2)(sqrt(k) + 1) pitches square.
   const double tile = 1.5 * (s + 1);
   d.width_pitch = d.height_pitch = s * tile;

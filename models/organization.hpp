@@ -100,14 +100,16 @@ struct SwitchDescription {
   // config (check_config): a network.topology, a network.port_assignment,
   // and why.
   std::string needs_topology, needs_port_assignment, needs_why;
-  // In a network of routers: the global routing must give hop-indexed VC
-  // classes (VcNeed::hop_indexed), and why (empty: any routing). An internal
-  // routing that sends packets of every global hop through every internal
-  // channel (trv's Valiant) lets a packet of one hop wait for an internal VC
-  // held by a packet of another: with classes that do not rise on every hop
-  // that closes cycles through routers (docs/RESULTS.md, "Deadlock across
-  // routers"); checked when the network is built.
-  std::string needs_hop_classes;
+  // The internal routing sends packets of every global hop through every
+  // internal channel (Valiant through a random intermediate subswitch), and
+  // the internal VC classes do not tell the hops apart: in a network of
+  // routers a packet of one hop can wait for an internal VC held by a
+  // packet of another, which closes cycles through routers unless the
+  // global routing's classes rise on every hop (VcNeed::hop_indexed) and
+  // network.eject_vcs keeps packets for a terminal apart (docs/RESULTS.md,
+  // "Deadlock across routers"); checked when the network is built
+  // (check_hop_classes).
+  bool mixes_hops = false;
   std::vector<SubswitchSpec> subswitches;
   std::vector<ChannelSpec> channels;
   std::vector<PortAttachment> inputs;   // router input port -> subswitch input

@@ -709,29 +709,37 @@ void check_route_vcs(const Config& cfg, int classes, const std::string& routing)
 }
 
 void check_hop_classes(const Config& cfg, bool hop_indexed, const std::string& routing,
-                       const std::vector<std::string>& allowed) {
-  const std::string why = config_organization(cfg).description.needs_hop_classes;
-  if (why.empty()) return;
-  // Hop-indexed classes keep packets of different hops apart; packets for a
-  // terminal still share the internal VCs with packets going on, and a
-  // 1-D HyperX of trv routers with minad wedged without ejection VCs.
-  if (hop_indexed && cfg.get_int("network.eject_vcs") < 1)
+                       const std::function<std::vector<std::string>()>& allowed) {
+  const SwitchDescription& d = config_organization(cfg).description;
+  if (!d.mixes_hops) return;
+  const std::string what = fmt::format(
+      "config error: router.org = {} in a network of routers with {}", cfg.get_string("router.org"), routing);
+  const std::string why = fmt::format(
+      "its internal routing (Valiant) sends packets of every global hop through every internal channel, and its {} "
+      "internal VC classes do not tell them apart",
+      d.vc_classes);
+  if (!hop_indexed) {
+    const std::vector<std::string> routings = allowed();
     throw ConfigError(fmt::format(
-        "config error: router.org = {} in a network of routers with {} needs network.eject_vcs >= 1 (now 0): {}, "
-        "so packets for a terminal share the internal VCs with packets going on to other routers (docs/RESULTS.md, "
-        "\"Deadlock across routers\"); allowed: network.eject_vcs >= 1 with router.vcs large enough, or another "
-        "router.org",
-        cfg.get_string("router.org"), routing, why));
-  if (hop_indexed) return;
-  throw ConfigError(fmt::format(
-      "config error: router.org = {} in a network of routers with {}: {}, so a packet that goes on to another router "
-      "can wait for an internal VC held by a packet of another hop, and with VC classes that do not rise on every "
-      "hop that closes a cycle through the routers (docs/RESULTS.md, \"Deadlock across routers\"); allowed: {}",
-      cfg.get_string("router.org"), routing, why,
-      allowed.empty() ? std::string("another router.org (no network.routing of this topology has hop-indexed VC classes)")
-                      : "network.routing = " + join(allowed, " or ") +
-                            " (hop-indexed VC classes) with network.eject_vcs >= 1 and router.vcs large enough, or "
-                            "another router.org"));
+        "{}: {}, so a packet that goes on to another router can wait for an internal VC held by a packet of "
+        "another hop, and with VC classes that do not rise on every hop that closes a cycle through the routers "
+        "(docs/RESULTS.md, \"Deadlock across routers\"); allowed: {}",
+        what, why,
+        routings.empty()
+            ? std::string("another router.org (no network.routing of this topology has hop-indexed VC classes)")
+            : "network.routing = " + join(routings, " or ") +
+                  " (hop-indexed VC classes) with network.eject_vcs >= 1 and router.vcs large enough, or another "
+                  "router.org"));
+  }
+  // Hop-indexed classes keep packets of different hops apart; packets for a
+  // terminal still share the internal VCs with packets going on (a 1-D
+  // HyperX of trv routers with minad wedged without ejection VCs).
+  if (cfg.get_int("network.eject_vcs") < 1)
+    throw ConfigError(fmt::format(
+        "{} needs network.eject_vcs >= 1 (now 0): {}, so packets for a terminal share the internal VCs with packets "
+        "going on to other routers (docs/RESULTS.md, \"Deadlock across routers\"); allowed: network.eject_vcs >= 1 "
+        "with router.vcs large enough, or another router.org",
+        what, why));
 }
 
 void check_config(const Config& cfg) {

@@ -77,13 +77,14 @@ void check_config(const Config& cfg);
 // the organization splits each range into. Topologies whose routing splits
 // the VCs call it before they build anything.
 void check_route_vcs(const Config& cfg, int classes, const std::string& routing);
-// In a network of routers: an organization that needs hop-indexed global
-// VC classes (SwitchDescription::needs_hop_classes) with a routing whose
-// classes are not (`hop_indexed` false) is a ConfigError naming router.org,
-// the routing (`routing` says which) and `allowed`, the topology's routings
-// that are hop-indexed.
+// In a network of routers: an organization whose internal routing mixes
+// the global hops (SwitchDescription::mixes_hops) with a routing whose
+// classes do not rise on every hop (`hop_indexed` false), or without
+// network.eject_vcs, is a ConfigError naming router.org, the routing
+// (`routing` says which) and, asked only then, `allowed()`: the topology's
+// routings that are hop-indexed.
 void check_hop_classes(const Config& cfg, bool hop_indexed, const std::string& routing,
-                       const std::vector<std::string>& allowed);
+                       const std::function<std::vector<std::string>()>& allowed);
 // An embedding's message classes (traffic.source = external): 2 with
 // embed.protocol = request_response, whose requests and responses take half
 // of router.vcs each (the routing and the organization see that half), else 1.

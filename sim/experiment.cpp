@@ -407,11 +407,8 @@ void summarize_distributions(const Network& net, Cycle now, RunResult& r) {
     while (now > 0 && (now - 1) / every >= PacketStats::kMaxIntervals) every *= 2;
     for (Cycle begin = 0; begin < now; begin += every) {
       Interval in;
-      for (std::size_t i = std::size_t(begin / sampled); i < s.series().size() && i < (begin + every) / sampled; ++i) {
-        in.packets += s.series()[i].packets;
-        in.flits += s.series()[i].flits;
-        in.latency_sum += s.series()[i].latency_sum;
-      }
+      for (std::size_t i = std::size_t(begin / sampled); i < s.series().size() && i < (begin + every) / sampled; ++i)
+        in += s.series()[i];
       const Cycle length = std::min(every, now - begin);
       start.push_back(begin);
       packets.push_back(in.packets);

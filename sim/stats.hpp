@@ -70,6 +70,12 @@ struct SizeClass {
 // packets, measured or not, by delivery cycle.
 struct Interval {
   std::uint64_t packets = 0, flits = 0, latency_sum = 0;
+  Interval& operator+=(const Interval& o) {
+    packets += o.packets;
+    flits += o.flits;
+    latency_sum += o.latency_sum;
+    return *this;
+  }
 };
 
 class PacketStats final : public PacketObserver {
@@ -242,26 +248,15 @@ class PacketStats final : public PacketObserver {
   void coarsen() {
     for (std::size_t i = 0; i < series_.size(); ++i) {
       const Interval in = series_[i];
-      if (i % 2 == 0) {
-        series_[i / 2] = in;
-      } else {
-        Interval& s = series_[i / 2];
-        s.packets += in.packets;
-        s.flits += in.flits;
-        s.latency_sum += in.latency_sum;
-      }
+      if (i % 2 == 0) series_[i / 2] = in;
+      else series_[i / 2] += in;
     }
     series_.resize((series_.size() + 1) / 2);
     sample_cycles_ *= 2;
     interval_ /= 2;
     interval_begin_ = Cycle(interval_) * sample_cycles_;
   }
-  void add_to_interval(const Interval& run) {
-    Interval& s = series_[interval_];
-    s.packets += run.packets;
-    s.flits += run.flits;
-    s.latency_sum += run.latency_sum;
-  }
+  void add_to_interval(const Interval& run) { series_[interval_] += run; }
 
   std::uint64_t outstanding_ = 0;
   Cycle last_created_ = 0;

@@ -196,7 +196,7 @@ class GraphNetwork final : public Network {
     if (g.routers() > 1 && !(graph_family && !cfg.get_bool("network.deadlock_free")))
       check_hop_classes(cfg, routing.vc_need(*ctx).hop_indexed,
                         fmt::format("network.routing = {} on {}", routing_name, params),
-                        hop_indexed_routings(topology, *ctx));
+                        [&] { return hop_indexed_routings(topology, *ctx); });
     router_count_ = g.routers();
     if (ranks.distributed()) {
       rank_of_router_ = partition_routers(cfg, g, ranks.size(), &partition_);

@@ -45,13 +45,19 @@ void add_config_args(CLI::App* cmd, ConfigArgs& a) {
       ->check(CLI::Range(1, 256));
 }
 
+std::vector<CommandLineSetting> command_line_settings(const ConfigArgs& a) {
+  std::vector<CommandLineSetting> out;
+  for (auto& s : a.sets) out.push_back({s, "--set " + s});
+  if (!a.allocator.empty()) out.push_back({"router.allocator_impl=" + a.allocator, "--allocator " + a.allocator});
+  if (!a.trace_rtl.empty()) out.push_back({"router.rtl_trace_file=" + a.trace_rtl, "--trace-rtl " + a.trace_rtl});
+  if (a.threads > 0) out.push_back({"sim.threads=" + std::to_string(a.threads), fmt::format("--threads {}", a.threads)});
+  return out;
+}
+
 Config load_config(const ConfigArgs& a) {
   Config cfg;
   if (!a.file.empty()) cfg.load_file(a.file);
-  for (auto& s : a.sets) cfg.set_override(s);
-  if (!a.allocator.empty()) cfg.set_override("router.allocator_impl=" + a.allocator);
-  if (!a.trace_rtl.empty()) cfg.set_override("router.rtl_trace_file=" + a.trace_rtl);
-  if (a.threads > 0) cfg.set_override("sim.threads=" + std::to_string(a.threads));
+  for (auto& s : command_line_settings(a)) cfg.set_override(s.setting);
   return cfg;
 }
 

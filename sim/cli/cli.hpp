@@ -49,6 +49,13 @@ struct ConfigArgs {
 };
 void add_config_args(CLI::App* cmd, ConfigArgs& a);
 Config load_config(const ConfigArgs& a);
+// What the flags of `a` set, in load_config's order: KEY=VALUE and the
+// argument that says so (`--set KEY=VALUE`, `--allocator NAME`, ...).
+struct CommandLineSetting {
+  std::string setting, argument;
+  std::string key() const { return setting.substr(0, setting.find('=')); }
+};
+std::vector<CommandLineSetting> command_line_settings(const ConfigArgs& a);
 // The arguments that give a child nwnsim the config of `a`.
 std::vector<std::string> config_child_args(const ConfigArgs& a);
 // `a` for a job that may start in another directory: the config file and the

@@ -347,12 +347,8 @@ class Sweep {
   // (a fixture of --set flags shared with run may hold traffic.load); said on
   // stderr, so that the set value is not dropped unseen.
   void note_replaced_set(const std::string& key, const std::string& axis) const {
-    std::vector<std::pair<std::string, std::string>> set;  // (key, argument)
-    for (auto& s : a_.config.sets) set.push_back({s.substr(0, s.find('=')), "--set " + s});
-    if (!a_.config.allocator.empty()) set.push_back({"router.allocator_impl", "--allocator " + a_.config.allocator});
-    if (a_.config.threads > 0) set.push_back({"sim.threads", fmt::format("--threads {}", a_.config.threads)});
-    for (auto& [k, argument] : set)
-      if (k == key) std::cerr << fmt::format("nwnsim sweep: {} replaces {} ({} is varied)\n", axis, argument, key);
+    for (auto& s : command_line_settings(a_.config))
+      if (s.key() == key) std::cerr << fmt::format("nwnsim sweep: {} replaces {} ({} is varied)\n", axis, s.argument, key);
   }
 
   void check_arguments() const {

@@ -27,7 +27,7 @@ struct VcNeed {
   // The class rises on every hop (hop-indexed classes): no VC is shared by
   // packets of different hops, so an organization whose internal channels
   // mix the hops keeps the dependencies acyclic
-  // (SwitchDescription::needs_hop_classes).
+  // (SwitchDescription::mixes_hops).
   bool hop_indexed = false;
 };
 
